@@ -1,0 +1,37 @@
+# One command installs and runs the demo; one installs and runs the tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export DAGSTER_HOME ?= $(CURDIR)/.sadie/dagster
+
+.PHONY: install demo dev test test-fast bench clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/sadie demo
+
+dev: $(STAMP)
+	mkdir -p $(DAGSTER_HOME)
+	$(BIN)/sadie db upgrade
+	$(BIN)/dagster dev -m sadie_pipeline.definitions
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow and not browser"
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/listings_ingest.py
+
+clean:
+	rm -rf .sadie

@@ -1,0 +1,150 @@
+"""Fuzzy matching of listings within blocks (same city or same postal code), scored into a certainty.
+
+certainty = 0.6 * name similarity + 0.3 * address agreement + 0.1 * phone agreement, halved when
+both addresses carry different house numbers (two shops of one chain on one street). Address
+similarity below 0.6 counts as no agreement: "40 Water St" and "40 Main St" are different places.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from rapidfuzz import fuzz, process
+
+from sadie_pipeline.core.normalize import match_key
+
+_ABBREVIATIONS = {
+    "st": "street", "str": "street", "ave": "avenue", "av": "avenue", "rd": "road", "dr": "drive",
+    "blvd": "boulevard", "hwy": "highway", "ln": "lane", "ct": "court", "pl": "place", "pkwy": "parkway",
+    "sq": "square", "ter": "terrace", "cres": "crescent", "n": "north", "s": "south", "e": "east",
+    "w": "west", "rte": "route", "mt": "mount", "ste": "suite",
+}
+_HOUSE_NUMBER = re.compile(r"^\d+[a-z]?\b")
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    id: int
+    name: str | None
+    address1: str | None
+    city: str | None
+    zip: str | None = None
+    phone: str | None = None
+
+
+@dataclass(frozen=True)
+class Match:
+    record_id: int
+    candidate_id: int
+    certainty: float
+
+
+def name_key(name: str | None) -> str:
+    key = match_key((name or "").replace("&", " and "))
+    return key[4:] if key.startswith("the ") else key
+
+
+def address_key(address: str | None) -> str:
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in match_key(address).split())
+
+
+def block_keys(rec: MatchRecord) -> list[str]:
+    keys = []
+    if rec.city:
+        keys.append("city:" + match_key(rec.city))
+    if rec.zip:
+        keys.append("zip:" + rec.zip.replace(" ", "").upper())
+    return keys
+
+
+def certainty(a: MatchRecord, b: MatchRecord) -> float:
+    return _certainty(name_key(a.name), address_key(a.address1), a.phone, name_key(b.name), address_key(b.address1), b.phone)
+
+
+def _certainty(name_a: str, addr_a: str, phone_a: str | None, name_b: str, addr_b: str, phone_b: str | None) -> float:
+    name = fuzz.token_sort_ratio(name_a, name_b) / 100
+    if addr_a and addr_b:
+        address = min(1.0, max(0.0, (fuzz.ratio(addr_a, addr_b) / 100 - 0.6) / 0.4))
+    else:
+        address = 0.5
+    phone = 0.5 if not (phone_a and phone_b) else float(phone_a == phone_b)
+    score = 0.6 * name + 0.3 * address + 0.1 * phone
+    num_a, num_b = _HOUSE_NUMBER.match(addr_a), _HOUSE_NUMBER.match(addr_b)
+    if num_a and num_b and num_a.group() != num_b.group():
+        score /= 2
+    return round(score, 4)
+
+
+class BlockIndex:
+    """Candidates grouped by block key, with their comparison keys computed once."""
+
+    def __init__(self, candidates: Iterable[MatchRecord]):
+        self.records: list[MatchRecord] = []
+        self.names: list[str] = []
+        self.addresses: list[str] = []
+        self.blocks: dict[str, list[int]] = {}
+        for rec in candidates:
+            self.add(rec)
+
+    def add(self, rec: MatchRecord) -> None:
+        index = len(self.records)
+        self.records.append(rec)
+        self.names.append(name_key(rec.name))
+        self.addresses.append(address_key(rec.address1))
+        for key in block_keys(rec):
+            self.blocks.setdefault(key, []).append(index)
+
+    def best_match(self, rec: MatchRecord, min_certainty: float, exclude_id: int | None = None) -> Match | None:
+        positions = sorted({i for key in block_keys(rec) for i in self.blocks.get(key, ())})
+        if not positions:
+            return None
+        name, address = name_key(rec.name), address_key(rec.address1)
+        # Names decide most of the score: a cheap pre-filter keeps the full scoring to a few candidates.
+        shortlist = process.extract(
+            name, [self.names[i] for i in positions], scorer=fuzz.token_sort_ratio,
+            score_cutoff=max(0.0, (min_certainty - 0.4) / 0.6 * 100), limit=8,
+        )
+        best: Match | None = None
+        for _, _, pos in shortlist:
+            i = positions[pos]
+            cand = self.records[i]
+            if cand.id == exclude_id:
+                continue
+            score = _certainty(name, address, rec.phone, self.names[i], self.addresses[i], cand.phone)
+            if score >= min_certainty and (best is None or score > best.certainty or
+                                           (score == best.certainty and cand.id < best.candidate_id)):
+                best = Match(rec.id, cand.id, score)
+        return best
+
+
+def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float) -> list[Match]:
+    """Best candidate for each record scoring at least min_certainty."""
+    index = BlockIndex(candidates)
+    return [m for rec in records if (m := index.best_match(rec, min_certainty))]
+
+
+def match_within(records: Sequence[MatchRecord], min_certainty: float) -> list[Match]:
+    """Near duplicates inside one batch: each record against the records before it, so the
+    first of a group stays primary and the later ones point at it (chains resolve to the first)."""
+    index = BlockIndex([])
+    primary: dict[int, int] = {}
+    matches = []
+    for rec in records:
+        m = index.best_match(rec, min_certainty)
+        if m:
+            root = primary.get(m.candidate_id, m.candidate_id)
+            primary[rec.id] = root
+            matches.append(Match(rec.id, root, m.certainty))
+        index.add(rec)
+    return matches
+
+
+def classify(score: float, auto_match: float, review: float) -> str:
+    """match (>= auto_match), review (>= review) or new."""
+    if score >= auto_match:
+        return "match"
+    if score >= review:
+        return "review"
+    return "new"

@@ -1,0 +1,151 @@
+"""One raw record to one staged record: map, normalise, validate, compute ids and hashes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sadie_pipeline.core.fields import (
+    CANONICAL_FIELDS,
+    CONTACT_FIELDS,
+    LISTING_FIELDS,
+    LISTING_INFO_FIELDS,
+    LOCATION_FIELDS,
+    URL_FIELDS,
+)
+from sadie_pipeline.core.hashing import change_hash, listing_match_hash, source_id_for
+from sadie_pipeline.core.hours import HoursError, parse_hours
+from sadie_pipeline.core.normalize import (
+    PhoneError,
+    apply_case,
+    clean_whitespace,
+    normalize_email,
+    normalize_url,
+    phone_to_e164,
+    split_list,
+)
+
+
+@dataclass
+class RecordError:
+    error_type: str   # missing_field, invalid_type, out_of_bounds
+    message: str
+
+
+@dataclass
+class TransformResult:
+    record: dict[str, Any] | None
+    errors: list[RecordError] = field(default_factory=list)
+
+
+class RecordTransformer:
+    """Built once per job from the config snapshot, then applied to every record."""
+
+    def __init__(self, config: dict[str, Any], dmo_id: int):
+        transform, validate = config["transform"], config["validate"]
+        self.dmo_id = dmo_id
+        self.mapping = [(CANONICAL_FIELDS[f], column) for f, column in transform["map_fields"].items()]
+        self.title_fields = {CANONICAL_FIELDS[f] for f in transform.get("normalize_fields", [])}
+        self.case = {CANONICAL_FIELDS[f]: mode for f, mode in transform.get("case", {}).items()}
+        self.round_to = transform.get("round_lat_lng")
+        self.region = (transform.get("default_country") or "CA").upper()
+        self.match_fields = [CANONICAL_FIELDS[f] for f in transform.get("hash_fields", [])]
+        self.required = [(f, CANONICAL_FIELDS[f]) for f in validate.get("required_fields", [])]
+        self.types = {CANONICAL_FIELDS[f]: kind for f, kind in validate.get("data_types", {}).items()}
+        rules = validate.get("business_rules", {})
+        self.lat_bounds = rules.get("lat_bounds", [-90, 90])
+        self.lng_bounds = rules.get("lng_bounds", [-180, 180])
+        self.geo_box = rules.get("dmo_geographic_bounds")
+
+    def __call__(self, raw: dict[str, Any]) -> TransformResult:
+        rec: dict[str, Any] = {}
+        for name, column in self.mapping:
+            value = raw.get(column)
+            rec[name] = clean_whitespace(value) if isinstance(value, str) else value
+        errors: list[RecordError] = []
+
+        for name in self.title_fields:
+            value = rec.get(name)
+            if value and value.isupper() and len(value) > 3:
+                rec[name] = value.title()
+        for name, mode in self.case.items():
+            rec[name] = apply_case(rec.get(name), mode)
+        if rec.get("country"):
+            rec["country"] = rec["country"][:2]
+        else:
+            rec["country"] = self.region
+
+        for label, name in self.required:
+            if not rec.get(name):
+                errors.append(RecordError("missing_field", f"required field {label} is empty"))
+
+        self._coordinates(rec, errors)
+        self._contacts(rec, errors)
+        try:
+            rec["hours"] = parse_hours(rec.get("hours"))
+        except HoursError as exc:
+            errors.append(RecordError("invalid_type", str(exc)))
+        rec["images"] = split_list(rec.get("images"))
+
+        if errors:
+            return TransformResult(None, errors)
+
+        explicit = rec.pop("explicit_source_id", None)
+        rec["source_id"] = raw.get("source_id") or source_id_for(self.dmo_id, rec.get("name"), rec.get("city"), explicit)
+        rec["listing_match_hash"] = listing_match_hash(rec.get(f) for f in self.match_fields)
+        rec["l_hash"] = change_hash(rec.get(f) for f in LISTING_FIELDS)
+        rec["location_hash"] = change_hash(rec.get(f) for f in LOCATION_FIELDS)
+        rec["li_hash"] = change_hash(rec.get(f) for f in LISTING_INFO_FIELDS)
+        rec["contact_info_hash"] = change_hash(rec.get(f) for f in CONTACT_FIELDS)
+        rec["images_hash"] = change_hash(rec["images"])
+        rec["hours_hash"] = change_hash(rec["hours"])
+        return TransformResult(rec)
+
+    def _coordinates(self, rec: dict[str, Any], errors: list[RecordError]) -> None:
+        for name, bounds in (("lat", self.lat_bounds), ("lng", self.lng_bounds)):
+            value = rec.get(name)
+            if value in (None, ""):
+                rec[name] = None
+                continue
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                errors.append(RecordError("invalid_type", f"locations.{name} is not numeric: {value!r}"))
+                rec[name] = None
+                continue
+            if not bounds[0] <= number <= bounds[1]:
+                errors.append(RecordError("out_of_bounds", f"locations.{name} {number} outside {bounds}"))
+            rec[name] = round(number, self.round_to) if self.round_to is not None else number
+        box = self.geo_box
+        if box and rec.get("lat") is not None and rec.get("lng") is not None:
+            inside = box["min_lat"] <= rec["lat"] <= box["max_lat"] and box["min_lng"] <= rec["lng"] <= box["max_lng"]
+            if not inside:
+                errors.append(RecordError("out_of_bounds", f"({rec['lat']}, {rec['lng']}) is outside the DMO's area"))
+
+    def _contacts(self, rec: dict[str, Any], errors: list[RecordError]) -> None:
+        try:
+            rec["email"] = normalize_email(rec.get("email"))
+        except ValueError as exc:
+            if self.types.get("email") == "email":
+                errors.append(RecordError("invalid_type", str(exc)))
+            rec["email"] = None
+        phone = rec.get("local_phone")
+        rec["international_phone"] = None
+        if phone:
+            try:
+                e164 = phone_to_e164(phone, self.region)
+                rec["international_phone"] = e164
+                rec["local_phone"] = _national(e164) if e164.startswith("+1") else phone
+            except PhoneError as exc:
+                if self.types.get("local_phone") == "phone":
+                    errors.append(RecordError("invalid_type", str(exc)))
+        for name in URL_FIELDS:
+            try:
+                rec[name] = normalize_url(rec.get(name))
+            except ValueError as exc:
+                errors.append(RecordError("invalid_type", f"{name}: {exc}"))
+
+
+def _national(e164: str) -> str:
+    d = e164[2:]
+    return f"({d[:3]}) {d[3:6]}-{d[6:]}"

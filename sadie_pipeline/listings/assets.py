@@ -1,0 +1,110 @@
+"""The listings assets, partitioned by DMO: import -> stage (with its blocking check) -> promote."""
+
+
+from typing import Optional
+
+from dagster import AssetExecutionContext, Config, Failure, MaterializeResult, MetadataValue, asset
+
+from sadie_pipeline.listings import previews
+from sadie_pipeline.listings.checks import error_rate_result, error_rate_spec
+from sadie_pipeline.listings.importer import import_inbox_file, pending_inbox_keys
+from sadie_pipeline.listings.promote import promote_dmo
+from sadie_pipeline.listings.readers import UnreadableFileError
+from sadie_pipeline.listings.repository import get_dmo, job_config
+from sadie_pipeline.listings.stage import stage_latest_job
+from sadie_pipeline.metadata import path_list
+from sadie_pipeline.partitions import dmo_partitions
+from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.object_store import ObjectStore
+
+
+class ImportConfig(Config):
+    inbox_key: Optional[str] = None
+    """The inbox object to import; when empty, every inbox file of the DMO not imported yet."""
+    imported_by: str = "0"
+    """Who imported (0 for the pipeline itself)."""
+
+
+@asset(partitions_def=dmo_partitions, group_name="listings", kinds={"postgres", "s3"})
+def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, database: Database,
+                      object_store: ObjectStore) -> MaterializeResult:
+    """Inbox files of the DMO as immutable gzipped JSON-lines raw files, with job rows."""
+    with database.connect() as conn:
+        dmo = get_dmo(conn, context.partition_key)
+    keys = [config.inbox_key] if config.inbox_key else pending_inbox_keys(database, object_store, dmo)
+    results = []
+    for key in keys:
+        try:
+            results.append(import_inbox_file(database, object_store, dmo, key, run_id=context.run_id,
+                                             imported_by=config.imported_by))
+        except UnreadableFileError as exc:
+            raise Failure(description=f"cannot read {key}: {exc}", metadata={"inbox_key": key}) from exc
+    files = [f for r in results for f in r.files]
+    return MaterializeResult(metadata={
+        "dmo": dmo.slug,
+        "jobs": MetadataValue.json([r.job_id for r in results]),
+        "inbox_files": path_list([object_store.uri(k) for k in keys]),
+        "records_read": sum(r.records_read for r in results),
+        "raw_files_written": sum(not f.skipped for f in files),
+        "already_imported": sum(r.already_imported for r in results),
+        "raw_files": path_list([object_store.uri(f.key) for f in files]),
+        "raw_bytes": sum(f.size for f in files),
+        "preview": previews.raw_preview(object_store, files[0].key) if files else MetadataValue.text("nothing new"),
+    })
+
+
+@asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_raw_files], kinds={"postgres"},
+       check_specs=[error_rate_spec("listing_stage")])
+def listing_stage(context: AssetExecutionContext, database: Database, object_store: ObjectStore) -> MaterializeResult:
+    """Transformed, validated, hashed and matched records in the staging tables, each with its action."""
+    with database.connect() as conn:
+        dmo = get_dmo(conn, context.partition_key)
+    result = stage_latest_job(database, object_store, dmo, log=context.log.info)
+    if result.job_id is None:
+        return MaterializeResult(
+            metadata={"dmo": dmo.slug, "note": "no imported job waiting to be staged"},
+            check_results=[error_rate_result(0, 0, 1.0)],
+        )
+    with database.connect() as conn:
+        max_error_rate = job_config(conn, result.job_id)["validate"]["max_error_rate"]
+        preview = previews.staged_preview(conn, result.job_id)
+        errors_preview = previews.errors_preview(conn, result.job_id)
+    return MaterializeResult(
+        metadata={
+            "dmo": dmo.slug,
+            "job_id": result.job_id,
+            "records_read": result.records_read,
+            **{f"action_{a}": n for a, n in sorted(result.actions.items())},
+            "needs_review": result.needs_review,
+            "errors": result.errors,
+            "errors_by_type": MetadataValue.json(result.error_types),
+            "files_staged": result.files_staged,
+            "files_resumed": result.files_resumed,
+            "transformed_files": path_list([object_store.uri(k) for k in result.transformed_keys]),
+            "preview": preview,
+            "errors_preview": errors_preview,
+        },
+        check_results=[error_rate_result(result.records_read, result.errors, max_error_rate)],
+    )
+
+
+@asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_stage], kinds={"postgres"})
+def listing_promotion(context: AssetExecutionContext, database: Database) -> MaterializeResult:
+    """Approved staged rows applied to the canonical public tables (inserts, updates, soft deletes)."""
+    with database.connect() as conn:
+        dmo = get_dmo(conn, context.partition_key)
+    result = promote_dmo(database, dmo)
+    with database.connect() as conn:
+        preview = previews.live_preview(conn, dmo)
+    return MaterializeResult(metadata={
+        "dmo": dmo.slug,
+        "jobs_promoted": MetadataValue.json(result.jobs),
+        **{f"promoted_{a}": n for a, n in sorted(result.promoted.items())},
+        "promoted_total": sum(result.promoted.values()),
+        "waiting_for_review": result.waiting_for_review,
+        "live_listings": result.live_listings,
+        "preview": preview,
+    })
+
+
+listing_assets = [listing_raw_files, listing_stage, listing_promotion]

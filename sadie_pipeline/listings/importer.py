@@ -1,0 +1,148 @@
+"""Import: an inbox file becomes immutable raw files with metadata columns, plus job rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from sadie_pipeline.core.fields import CANONICAL_FIELDS
+from sadie_pipeline.core.hashing import source_id_for
+from sadie_pipeline.listings.raw_files import SplitWriter, WrittenFile, dumps_line, file_key
+from sadie_pipeline.listings.readers import UnreadableFileError, iter_records
+from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
+from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.object_store import ObjectStore
+
+INBOX_PREFIX = "inbox"
+
+
+def inbox_prefix(dmo_slug: str) -> str:
+    return f"{INBOX_PREFIX}/{dmo_slug}/"
+
+
+@dataclass
+class ImportResult:
+    job_id: int
+    records_read: int
+    files: list[WrittenFile] = field(default_factory=list)
+    already_imported: bool = False
+    sha256: str | None = None
+
+
+def pending_inbox_keys(db: Database, store: ObjectStore, dmo: Dmo) -> list[str]:
+    """Inbox files of the DMO that no job has imported yet, oldest name first."""
+    keys = store.list_keys(inbox_prefix(dmo.slug))
+    with db.connect() as conn:
+        done = {r[0] for r in conn.execute(
+            "SELECT source_key FROM pipeline.jobs WHERE dmo_id = %s AND stage <> 'import'", (dmo.id,))}
+    return [k for k in keys if k not in done]
+
+
+def import_inbox_file(db: Database, store: ObjectStore, dmo: Dmo, key: str, *, run_id: str | None = None,
+                      imported_by: str = "0") -> ImportResult:
+    """Idempotent per inbox key: a finished import is returned as is; an interrupted one resumes
+    without rewriting the raw files it already stored."""
+    with db.connect() as conn:
+        job = _find_or_create_job(conn, dmo, key, run_id)
+        if job["stage"] != "import":
+            return ImportResult(job["id"], job["records_read"] or 0, already_imported=True)
+        config = snapshot_config(conn, job["id"], dmo)
+        existing = {r[0] for r in conn.execute(
+            "SELECT batch FROM pipeline.job_files WHERE job_id = %s AND stage = 'raw'", (job["id"],))}
+    job_id, day = job["id"], job["created_at"].date()
+    try:
+        result = _write_raw_files(store, dmo, key, job_id, day, config, frozenset(existing), imported_by)
+    except UnreadableFileError as exc:
+        with db.connect() as conn:
+            set_job_state(conn, job_id, stage="import", status="failed", error=str(exc))
+        raise
+    with db.connect() as conn:
+        for f in result.files:
+            conn.execute(
+                """
+                INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, country, dmo_id, file_date,
+                                                batch, format, file_size, record_count)
+                VALUES (%s, %s, 'raw', 'listings', %s, %s, %s, %s, 'jsonl.gz', %s, %s)
+                ON CONFLICT (job_id, stage, batch) DO NOTHING
+                """,
+                (job_id, store.uri(f.key), config["transform"]["default_country"], dmo.id, day, f.seq, f.size, f.record_count),
+            )
+        conn.execute("UPDATE pipeline.jobs SET records_read = %s, source_sha256 = %s WHERE id = %s",
+                     (result.records_read, result.sha256, job_id))
+        set_job_state(conn, job_id, stage="imported", status="succeeded")
+    return result
+
+
+def _find_or_create_job(conn: psycopg.Connection, dmo: Dmo, key: str, run_id: str | None) -> dict[str, Any]:
+    conn.execute(
+        """
+        INSERT INTO pipeline.jobs (dmo_id, status, stage, source_key, source_name, dagster_run_id, started_at)
+        VALUES (%s, 'in_progress', 'import', %s, %s, %s, now())
+        ON CONFLICT (dmo_id, source_key) DO NOTHING
+        """,
+        (dmo.id, key, key.rsplit("/", 1)[-1], run_id),
+    )
+    row = conn.execute(
+        "SELECT id, stage, status, records_read, created_at FROM pipeline.jobs WHERE dmo_id = %s AND source_key = %s",
+        (dmo.id, key),
+    ).fetchone()
+    return dict(zip(("id", "stage", "status", "records_read", "created_at"), row))
+
+
+def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: dt.date, config: dict[str, Any],
+                     existing: frozenset[int], imported_by: str) -> ImportResult:
+    imp = config["import"]
+    names = {CANONICAL_FIELDS[f]: col for f, col in config["transform"]["map_fields"].items()}
+    name_col, city_col, id_col = names.get("name"), names.get("city"), names.get("explicit_source_id")
+    writer = SplitWriter(store, lambda seq: file_key("raw", dmo.slug, day, job_id, seq),
+                         imp["max_records_per_file"], imp["max_bytes_per_file"], existing)
+    imported_at = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    digest = hashlib.sha256()
+    count = 0
+    try:
+        with store.open_read(key) as raw:
+            hashing = _HashingReader(raw, digest)
+            for count, record in enumerate(
+                iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding")), start=1
+            ):
+                explicit = record.get(id_col) if id_col else None
+                record["rec_num"] = count
+                record["dmo_id"] = dmo.id
+                record["source_id"] = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
+                                                    explicit.strip() if isinstance(explicit, str) else None)
+                record["imported_at"] = imported_at
+                record["imported_by"] = imported_by
+                writer.write(dumps_line(record))
+    except BaseException:
+        writer.abort()
+        raise
+    if count == 0:
+        raise UnreadableFileError(f"{key.rsplit('/', 1)[-1]}: the file has a header but no records")
+    return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
+
+
+class _HashingReader:
+    """Passes reads through while hashing them, so the checksum costs no second pass."""
+
+    def __init__(self, raw, digest):
+        self._raw, self._digest = raw, digest
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        self._digest.update(data)
+        return data
+
+    def readinto(self, buffer) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def __getattr__(self, name):
+        return getattr(self._raw, name)

@@ -1,0 +1,109 @@
+"""Reads and writes of DMOs, configs and jobs: the small queries every listings stage shares."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from sadie_pipeline.core.config import merge_config
+
+
+@dataclass(frozen=True)
+class Dmo:
+    id: int
+    slug: str
+    name: str
+    source_type: str
+
+
+class UnknownDmoError(LookupError):
+    pass
+
+
+def get_dmo(conn: psycopg.Connection, slug: str) -> Dmo:
+    row = conn.execute("SELECT id, slug, name, source_type FROM public.dmos WHERE slug = %s", (slug,)).fetchone()
+    if row is None:
+        raise UnknownDmoError(f"no DMO {slug!r}; add it with `sadie dmo add {slug} --name ...`")
+    return Dmo(*row)
+
+
+def list_dmos(conn: psycopg.Connection) -> list[dict[str, Any]]:
+    return conn.cursor(row_factory=dict_row).execute(
+        """
+        SELECT d.slug, d.name, d.source_type, c.version AS config_version, c.schedule,
+               (SELECT count(*) FROM public.listing_info li WHERE li.dmo_id = d.id AND li.info_visible) AS live_listings,
+               (SELECT max(j.created_at) FROM pipeline.jobs j WHERE j.dmo_id = d.id) AS last_job_at
+        FROM public.dmos d LEFT JOIN pipeline.configs c ON c.dmo_id = d.id AND c.data_domain = 'listings'
+        ORDER BY d.slug
+        """
+    ).fetchall()
+
+
+def upsert_dmo(conn: psycopg.Connection, slug: str, name: str, config: dict[str, Any]) -> Dmo:
+    """Creates the DMO, or updates its name and config (the config version goes up on change)."""
+    merge_config(config)  # rejects a bad config before anything is written
+    source_type = config.get("import", {}).get("source_type", "csv")
+    schedule = config.get("schedule", "manual")
+    dmo_id = conn.execute(
+        """
+        INSERT INTO public.dmos (slug, name, source_type) VALUES (%s, %s, %s)
+        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, source_type = EXCLUDED.source_type, updated_at = now()
+        RETURNING id
+        """,
+        (slug, name, source_type),
+    ).fetchone()[0]
+    conn.execute(
+        """
+        INSERT INTO pipeline.configs (dmo_id, source_type, config_params, schedule)
+        VALUES (%(dmo)s, %(source_type)s, %(params)s, %(schedule)s)
+        ON CONFLICT (dmo_id, data_domain) DO UPDATE
+           SET config_params = EXCLUDED.config_params, source_type = EXCLUDED.source_type,
+               schedule = EXCLUDED.schedule, updated_at = now(),
+               version = pipeline.configs.version
+                         + (pipeline.configs.config_params IS DISTINCT FROM EXCLUDED.config_params)::int
+        """,
+        {"dmo": dmo_id, "source_type": source_type, "params": json.dumps(config), "schedule": schedule},
+    )
+    return Dmo(dmo_id, slug, name, source_type)
+
+
+def snapshot_config(conn: psycopg.Connection, job_id: int, dmo: Dmo) -> dict[str, Any]:
+    """Copies the DMO's current config into job_configs (once per job) and returns it merged with defaults."""
+    conn.execute(
+        """
+        INSERT INTO pipeline.job_configs (job_id, dmo_id, source_type, data_domain, config_params,
+                                          config_version, schedule, source_updated_at)
+        SELECT %s, dmo_id, source_type, data_domain, config_params, version, schedule, updated_at
+        FROM pipeline.configs WHERE dmo_id = %s AND data_domain = 'listings'
+        ON CONFLICT (job_id) DO NOTHING
+        """,
+        (job_id, dmo.id),
+    )
+    return job_config(conn, job_id)
+
+
+def job_config(conn: psycopg.Connection, job_id: int) -> dict[str, Any]:
+    row = conn.execute("SELECT config_params FROM pipeline.job_configs WHERE job_id = %s", (job_id,)).fetchone()
+    return merge_config(row[0] if row else {})
+
+
+def dmo_config(conn: psycopg.Connection, dmo: Dmo) -> dict[str, Any]:
+    row = conn.execute(
+        "SELECT config_params FROM pipeline.configs WHERE dmo_id = %s AND data_domain = 'listings'", (dmo.id,)
+    ).fetchone()
+    return merge_config(row[0] if row else {})
+
+
+def set_job_state(conn: psycopg.Connection, job_id: int, *, stage: str, status: str, error: str | None = None) -> None:
+    conn.execute(
+        """
+        UPDATE pipeline.jobs SET stage = %s, status = %s, error_summary = %s,
+               finished_at = CASE WHEN %s IN ('succeeded', 'failed') THEN now() END
+        WHERE id = %s
+        """,
+        (stage, status, error, status, job_id),
+    )

@@ -1,0 +1,6 @@
+"""The two partitionings: listings by DMO (dynamic), hotel leads by region (static ISO 3166-2)."""
+
+from dagster import DynamicPartitionsDefinition
+
+DMO_PARTITIONS_NAME = "dmo"
+dmo_partitions = DynamicPartitionsDefinition(name=DMO_PARTITIONS_NAME)

@@ -1,0 +1,46 @@
+"""PostgreSQL: the configured server, or an embedded one (pgserver) under the local data folder."""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterator, Optional
+
+import psycopg
+from dagster import ConfigurableResource
+
+from sadie_pipeline.settings import sadie_home
+
+
+def embedded_database_url() -> str:
+    """Starts (or reuses) the embedded server; it keeps running for later commands."""
+    import pgserver
+
+    data_dir = sadie_home() / "pg"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return pgserver.get_server(str(data_dir), cleanup_mode=None).get_uri()
+
+
+def resolve_database_url(url: Optional[str] = None) -> str:
+    return url or os.environ.get("SADIE_DATABASE_URL") or embedded_database_url()
+
+
+def to_sqlalchemy_url(url: str, driver: str = "psycopg") -> str:
+    """postgresql://... as SQLAlchemy wants it (dagster-postgres needs driver psycopg2)."""
+    scheme, _, rest = url.partition("://")
+    return f"postgresql+{driver}://{rest}" if scheme in ("postgres", "postgresql") else url
+
+
+class Database(ConfigurableResource):
+    """The system of record. `url` unset: SADIE_DATABASE_URL, else the embedded server."""
+
+    url: Optional[str] = None
+
+    def resolved_url(self) -> str:
+        return resolve_database_url(self.url)
+
+    @contextmanager
+    def connect(self) -> Iterator[psycopg.Connection]:
+        """A connection whose transaction commits when the block ends without error."""
+        with psycopg.connect(self.resolved_url()) as conn:
+            yield conn
