@@ -152,7 +152,7 @@ def run_job(job_name: str, slug: str, run_config: dict[str, Any] | None = None) 
     instance = DagsterInstance.get()
     if not instance.has_dynamic_partition(DMO_PARTITIONS_NAME, slug):
         instance.add_dynamic_partitions(DMO_PARTITIONS_NAME, [slug])
-    quiet = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+    quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
     result = defs.resolve_job_def(job_name).execute_in_process(
         run_config={**quiet, **(run_config or {})}, instance=instance, partition_key=slug, raise_on_error=False)
     if result.success:

@@ -1,0 +1,24 @@
+"""The listings cycle with the object store on S3 (moto's server over HTTP, through boto3)."""
+
+from __future__ import annotations
+
+import boto3
+
+from sadie_pipeline_tests.listings.helpers import import_file, metadata, register, sample
+
+
+def test_import_stage_promote_on_s3(database, s3_object_store, s3_server, instance):
+    register(database, instance, "charlottetown-eats")
+    result, summary = import_file(database, s3_object_store, instance, "charlottetown-eats",
+                                  sample("charlottetown-eats.csv"))
+    assert result.success and summary["inserted"] == 20
+
+    client = boto3.client("s3", endpoint_url=s3_server, region_name="us-east-1")
+    keys = [o["Key"] for o in client.list_objects_v2(Bucket=s3_object_store.bucket)["Contents"]]
+    assert any(k.startswith("raw/listings/charlottetown-eats/") and k.endswith("job-000001-01.jsonl.gz") for k in keys)
+    assert any(k.startswith("transformed/listings/charlottetown-eats/") for k in keys)
+    raw_meta = metadata(result, "listing_raw_files")
+    assert f"s3://{s3_object_store.bucket}/raw/listings/charlottetown-eats/" in raw_meta["raw_files"]
+    with database.connect() as conn:
+        paths = [r[0] for r in conn.execute("SELECT s3_path FROM pipeline.job_files ORDER BY stage")]
+    assert all(p.startswith(f"s3://{s3_object_store.bucket}/") for p in paths)

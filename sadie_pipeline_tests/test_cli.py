@@ -1,0 +1,71 @@
+"""The `sadie` command line, run as a person would against the test database."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from dagster import DagsterInstance
+
+from sadie_pipeline.cli import main
+from sadie_pipeline.settings import SAMPLE_DIR
+
+
+def _run(*args):
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result
+
+
+def test_db_url_and_idempotent_upgrade(sadie_env, database):
+    assert _run("db", "url").output.strip() == database.url
+    assert _run("db", "upgrade").output.strip() == "database is up to date"
+
+
+def test_dmo_add_registers_config_and_partition(sadie_env, database):
+    out = _run("dmo", "add", "visit-pei", "--name", "Tourism PEI", "--config", str(SAMPLE_DIR / "visit-pei.config.json"))
+    assert out.exit_code == 0, out.output
+    assert "visit-pei" in DagsterInstance.get().get_dynamic_partitions("dmo")
+    listing = _run("dmo", "list").output
+    assert "visit-pei" in listing and "config v1" in listing
+    with database.connect() as conn:
+        assert conn.execute("SELECT config_params -> 'transform' -> 'map_fields' ->> 'listings.name' "
+                            "FROM pipeline.configs").fetchone()[0] == "Business Name"
+
+
+def test_dmo_add_rejects_a_bad_config(sadie_env, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"transform": {"map_fields": {"listings.nmae": "Name"}}}))
+    result = CliRunner().invoke(main, ["dmo", "add", "x", "--name", "X", "--config", str(bad)])
+    assert result.exit_code != 0 and "listings.nmae" in result.output
+
+
+def test_import_review_and_promote(sadie_env, database):
+    _run("dmo", "add", "visit-pei", "--name", "Tourism PEI", "--config", str(SAMPLE_DIR / "visit-pei.config.json"))
+    out = _run("import", "visit-pei", str(SAMPLE_DIR / "visit-pei.csv"))
+    assert out.exit_code == 0
+    assert "40 read; 35 inserted" in out.output and "3 duplicate" in out.output and "35 listings now live" in out.output
+
+    out = _run("import", "visit-pei", str(SAMPLE_DIR / "visit-pei.revision.csv"), "--no-promote")
+    assert "2 inserted, 5 updated, 27 unchanged" in out.output and "35 listings now live" in out.output
+
+    pending = _run("review", "list", "visit-pei").output
+    assert "absent from a full import" in pending and "6 waiting for review" in pending
+    ids = [line.split()[0] for line in pending.splitlines() if "absent from a full import" in line]
+    assert _run("review", "reject", ids[0]).output.strip() == "rejected 1"
+    assert _run("review", "approve", *ids[1:]).output.strip() == "approved 2"
+    out = _run("promote", "visit-pei")
+    assert "visit-pei: promoted; 35 listings now live" in out.output   # +2 new, -2 approved deletions
+
+
+def test_import_of_an_unreadable_file_exits_with_a_reason(sadie_env, tmp_path):
+    _run("dmo", "add", "visit-pei", "--name", "Tourism PEI", "--config", str(SAMPLE_DIR / "visit-pei.config.json"))
+    png = tmp_path / "listings.csv"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    result = CliRunner().invoke(main, ["import", "visit-pei", str(png)])
+    assert result.exit_code == 1
+    assert "PNG" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_import_into_an_unknown_dmo(sadie_env):
+    result = CliRunner().invoke(main, ["import", "nobody", str(SAMPLE_DIR / "visit-pei.csv")])
+    assert result.exit_code != 0
