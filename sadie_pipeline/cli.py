@@ -113,7 +113,8 @@ def dmo_list() -> None:
 def import_cmd(slug: str, file: str, no_promote: bool) -> None:
     """Put FILE in the DMO's inbox and run import, stage and promote for that partition."""
     outcome = import_file(slug, Path(file), promote=not no_promote)
-    _print_summary(slug, outcome)
+    if outcome["summary"].get("records_read"):  # nothing to summarise when the file could not be read
+        _print_summary(slug, outcome)
     if outcome["failure"]:
         click.echo(f"error: {outcome['failure']}", err=True)
         sys.exit(1)
