@@ -1,6 +1,8 @@
 -- Staging: one row per imported record (and one per detected deletion), mirroring the two
 -- matched public entities. Dependent objects (location, contact, images, hours) travel as
 -- columns of their parent row; promotion resolves them through the matched public ids.
+-- staging.listings carries the record's match, actions and review state for both entities;
+-- staging.listing_info (the wide per-DMO detail) is written once and never updated.
 -- depends: 0002_pipeline
 
 CREATE SCHEMA IF NOT EXISTS staging;
@@ -27,11 +29,13 @@ CREATE TABLE IF NOT EXISTS staging.listings (
     l_hash             text,
     location_hash      text,
     target_listing_id  integer,
+    target_listing_info_id integer,
     match_method       text,              -- source_id, match_hash, fuzzy
     certainty_score    numeric(5, 4),
     duplicate_of       bigint,
     action             text,              -- insert, update, unchanged, duplicate, delete
     l_action           text,
+    li_action          text,
     ok_to_promote      boolean NOT NULL DEFAULT false,
     review_status      text,              -- pending, approved, rejected, superseded
     review_reason      text,
@@ -61,8 +65,6 @@ CREATE TABLE IF NOT EXISTS staging.listing_info (
     li_hash                text,
     contact_info_hash      text,
     images_hash            text,
-    hours_hash             text,
-    target_listing_info_id integer,
-    li_action              text
+    hours_hash             text
 );
 CREATE INDEX IF NOT EXISTS staging_listing_info_job_idx ON staging.listing_info (job_id);

@@ -58,7 +58,7 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
             sql.UPDATE_LISTINGS.format(listings_set=sets["listings"]),
             sql.INSERT_CONTACTS, sql.INSERT_LISTING_INFO,
             sql.UPDATE_CONTACTS.format(contact_info_set=sets["contact_info"]),
-            sql.CHANGED_CHILDREN, *sql.REPLACE_CHILDREN,
+            *sql.CHANGED_CHILDREN, *sql.REPLACE_CHILDREN,
             sql.UPDATE_LISTING_INFO.format(listing_info_set=sets["listing_info"]),
             *sql.TOUCH_UNCHANGED, *sql.SOFT_DELETES,
         ):

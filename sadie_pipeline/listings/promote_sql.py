@@ -3,10 +3,10 @@ New ids are drawn from the public sequences up front so every insert is a plain 
 
 SELECT_BATCH = """
 CREATE TEMP TABLE promo ON COMMIT DROP AS
-SELECT s.id, s.job_id, s.action, s.l_action, i.li_action, s.target_listing_id, i.target_listing_info_id,
+SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
        s.duplicate_of, s.source_id, s.certainty_score, s.match_method,
        NULL::int AS new_location_id, NULL::int AS new_contact_id
-  FROM staging.listings s JOIN staging.listing_info i USING (id)
+  FROM staging.listings s
  WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
 """
 
@@ -41,8 +41,8 @@ SELECT p.target_listing_id, s.name, s.category, s.google_place_id, p.new_locatio
 
 DUPLICATE_TARGETS = """
 UPDATE promo p SET target_listing_id = coalesce(q.target_listing_id, prim.target_listing_id),
-                   target_listing_info_id = coalesce(q.target_listing_info_id, primi.target_listing_info_id)
-  FROM staging.listings prim JOIN staging.listing_info primi ON primi.id = prim.id
+                   target_listing_info_id = coalesce(q.target_listing_info_id, prim.target_listing_info_id)
+  FROM staging.listings prim
   LEFT JOIN promo q ON q.id = prim.id
  WHERE p.action = 'duplicate' AND prim.id = p.duplicate_of
 """
@@ -87,15 +87,20 @@ UPDATE public.contact_info c SET {contact_info_set}, updated_at = now()
 """
 
 # Images and hours of changed listing_info rows are replaced as a set.
-CHANGED_CHILDREN = """
-CREATE TEMP TABLE changed_children ON COMMIT DROP AS
-SELECT p.id, p.target_listing_info_id AS li_id,
-       p.li_action = 'insert' OR li.images_hash IS DISTINCT FROM i.images_hash AS images_changed,
-       p.li_action = 'insert' OR li.hours_hash IS DISTINCT FROM i.hours_hash AS hours_changed
-  FROM promo p JOIN staging.listing_info i ON i.id = p.id
-  LEFT JOIN public.listing_info li ON li.id = p.target_listing_info_id
- WHERE p.li_action IN ('insert', 'update')
-"""
+CHANGED_CHILDREN = [
+    """CREATE TEMP TABLE changed_children ON COMMIT DROP AS
+       SELECT p.id, p.target_listing_info_id AS li_id,
+              p.li_action = 'insert' OR li.images_hash IS DISTINCT FROM i.images_hash AS images_changed,
+              p.li_action = 'insert' OR li.hours_hash IS DISTINCT FROM i.hours_hash AS hours_changed,
+              jsonb_array_length(coalesce(i.hours, '[]')) > 0
+                OR i.start_date IS NOT NULL OR i.end_date IS NOT NULL AS has_dates,
+              NULL::int AS date_id
+         FROM promo p JOIN staging.listing_info i ON i.id = p.id
+         LEFT JOIN public.listing_info li ON li.id = p.target_listing_info_id
+        WHERE p.li_action IN ('insert', 'update')""",
+    "UPDATE changed_children SET date_id = nextval('public.opening_dates_id_seq') WHERE hours_changed AND has_dates",
+    "ANALYZE changed_children",
+]
 
 REPLACE_CHILDREN = [
     """DELETE FROM public.listing_images im USING changed_children c
@@ -109,17 +114,15 @@ REPLACE_CHILDREN = [
         WHERE c.hours_changed AND d.listing_info_id = c.li_id AND h.opening_date_id = d.id""",
     """DELETE FROM public.opening_dates d USING changed_children c
         WHERE c.hours_changed AND d.listing_info_id = c.li_id""",
-    """INSERT INTO public.opening_dates (listing_info_id, start_date, end_date)
-       SELECT c.li_id, i.start_date, i.end_date
+    """INSERT INTO public.opening_dates (id, listing_info_id, start_date, end_date)
+       SELECT c.date_id, c.li_id, i.start_date, i.end_date
          FROM changed_children c JOIN staging.listing_info i ON i.id = c.id
-        WHERE c.hours_changed AND (jsonb_array_length(coalesce(i.hours, '[]')) > 0
-                                   OR i.start_date IS NOT NULL OR i.end_date IS NOT NULL)""",
+        WHERE c.date_id IS NOT NULL""",
     """INSERT INTO public.opening_hours (opening_date_id, day_id, open_time, close_time)
-       SELECT d.id, (h.value ->> 0)::int, h.value ->> 1, h.value ->> 2
-         FROM changed_children c JOIN staging.listing_info i ON i.id = c.id
-         JOIN public.opening_dates d ON d.listing_info_id = c.li_id,
+       SELECT c.date_id, (h.value ->> 0)::int, h.value ->> 1, h.value ->> 2
+         FROM changed_children c JOIN staging.listing_info i ON i.id = c.id,
               jsonb_array_elements(coalesce(i.hours, '[]')) AS h(value)
-        WHERE c.hours_changed""",
+        WHERE c.date_id IS NOT NULL""",
 ]
 
 UPDATE_LISTING_INFO = """
@@ -159,10 +162,9 @@ ON CONFLICT (dmo_id, source_id, target_type) DO UPDATE
 """
 
 MARK_PROMOTED = [
-    """UPDATE staging.listings s SET promoted_at = now(), target_listing_id = p.target_listing_id
+    """UPDATE staging.listings s SET promoted_at = now(), target_listing_id = p.target_listing_id,
+              target_listing_info_id = p.target_listing_info_id
          FROM promo p WHERE s.id = p.id""",
-    """UPDATE staging.listing_info i SET target_listing_info_id = p.target_listing_info_id
-         FROM promo p WHERE i.id = p.id""",
 ]
 
 PROMOTED_COUNTS = "SELECT action, count(*) FROM promo GROUP BY action"

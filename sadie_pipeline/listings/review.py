@@ -44,12 +44,9 @@ def reject(conn: psycopg.Connection, ids: Sequence[int], decided_by: str = "cli"
     as_new = [r[0] for r in conn.execute(
         """UPDATE staging.listings
               SET review_status = 'rejected', ok_to_promote = true, target_listing_id = NULL, duplicate_of = NULL,
-                  action = 'insert', l_action = 'insert'
+                  target_listing_info_id = NULL, action = 'insert', l_action = 'insert', li_action = 'insert'
             WHERE id = ANY(%s) AND review_status = 'pending' AND match_method = 'fuzzy'
               AND (action = 'duplicate' OR review_reason LIKE 'fuzzy match%%') RETURNING id""", (ids,))]
-    conn.execute(
-        "UPDATE staging.listing_info SET target_listing_info_id = NULL, li_action = 'insert' WHERE id = ANY(%s)",
-        (as_new,))
     dropped = [r[0] for r in conn.execute(
         """UPDATE staging.listings SET review_status = 'rejected', ok_to_promote = false
             WHERE id = ANY(%s) AND review_status = 'pending' RETURNING id""", (ids,))]

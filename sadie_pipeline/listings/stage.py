@@ -125,12 +125,10 @@ def _stage_file(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, file_id
 
 def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:
     params = {"job": job_id, "dmo": dmo.id, "auto_match": config["stage"]["auto_match_threshold"]}
-    review_threshold = config["stage"]["review_threshold"]
-    for stmt in (*sql.RESET, sql.EXACT_DUPLICATES, sql.MATCH_BY_BRIDGE, sql.MATCH_BY_HASH):
+    for stmt in (*sql.LOAD_WORK, sql.EXACT_DUPLICATES, sql.MATCH_BY_BRIDGE, sql.MATCH_BY_HASH):
         conn.execute(stmt, params)
-    _fuzzy(conn, job_id, params, review_threshold)
-    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, *sql.ACTIONS_NEW_AND_DUPLICATE,
-                 *sql.ACTIONS_MATCHED, *sql.REVIEW_FLAGS):
+    _fuzzy(conn, params, config["stage"]["review_threshold"])
+    for stmt in (sql.TARGET_COLLISIONS, *sql.MATCH_LISTING_INFO, *sql.ACTIONS, *sql.REVIEW_FLAGS, sql.WRITE_BACK):
         conn.execute(stmt, params)
     if config["import"]["full_import"]:
         for stmt in sql.DETECT_DELETIONS:
@@ -139,7 +137,7 @@ def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, 
         conn.execute(stmt, params)
 
 
-def _fuzzy(conn: psycopg.Connection, job_id: int, params: dict[str, Any], review_threshold: float) -> None:
+def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: float) -> None:
     """Records no exact rule placed: fuzzy candidates among existing listings, then among each other."""
     rows = [MatchRecord(*r) for r in conn.execute(sql.UNMATCHED_ROWS, params)]
     if not rows:
@@ -156,11 +154,7 @@ def _fuzzy(conn: psycopg.Connection, job_id: int, params: dict[str, Any], review
             copy.write_row((m.record_id, m.candidate_id, None, m.certainty))
         for m in to_batch:
             copy.write_row((m.record_id, None, m.candidate_id, m.certainty))
-    conn.execute(
-        """UPDATE staging.listings s SET target_listing_id = f.target, duplicate_of = f.dup,
-                  certainty_score = f.certainty, match_method = 'fuzzy'
-             FROM fuzzy f WHERE s.id = f.id""")
-    conn.execute("DROP TABLE fuzzy")
+    conn.execute(sql.APPLY_FUZZY)
 
 
 def _summarise(conn: psycopg.Connection, result: StageResult) -> None:

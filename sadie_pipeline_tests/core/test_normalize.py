@@ -108,6 +108,15 @@ def test_phone_with_extension_goes_through_phonenumbers(value):
     assert phone_to_e164(value) == "+19025550142"
 
 
+def test_phone_extension_digits_never_join_the_number():
+    # 7 digits + a 3-digit extension add up to 10 digits: the fast path must not read them as one number
+    try:
+        result = phone_to_e164("555-3142 x123")
+    except PhoneError:
+        result = None
+    assert result != "+15553142123"
+
+
 @pytest.mark.parametrize("region", ["GB", "gb"])
 def test_phone_uk_national_number_with_region_gb(region):
     assert phone_to_e164("020 7946 0018", region) == "+442079460018"

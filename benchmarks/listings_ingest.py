@@ -1,0 +1,233 @@
+"""Listings ingest benchmark: first import, unchanged re-import and a revision of N generated
+listings, each through the real assets (import -> stage -> promote) in a process of its own so
+its peak RSS is its own; then, on the same records, the naive per-record path of a queue worker
+and the raw limit (COPY into one unindexed table).
+
+    python benchmarks/listings_ingest.py [--n 100000] [--naive-limit N]
+
+Prints readable lines, then one JSON line {"benchmark": "listings_ingest", "metrics": {...}}.
+Uses SADIE_BENCH_PG_URL (an admin URL; default postgresql://postgres@127.0.0.1:5432/postgres)
+to create a scratch database, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+SLUG = "bench-dmo"
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# --- one phase, in a child process ------------------------------------------------------------
+
+def run_phase(db_url: str, store_root: str, csv_path: str, key: str) -> dict:
+    from dagster import DagsterInstance, materialize
+
+    from sadie_pipeline.listings.assets import listing_assets
+    from sadie_pipeline.listings.promote import job_summary
+    from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resources.object_store import ObjectStore
+
+    database, store = Database(url=db_url), ObjectStore(local_root=store_root)
+    store.put_file(key, csv_path)
+    with DagsterInstance.ephemeral() as instance:
+        instance.add_dynamic_partitions("dmo", [SLUG])
+        started = time.perf_counter()
+        result = materialize(
+            listing_assets, partition_key=SLUG, instance=instance,
+            resources={"database": database, "object_store": store},
+            run_config={"ops": {"listing_raw_files": {"config": {"inbox_key": key}}},
+                        "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+        )
+        wall = time.perf_counter() - started
+    assert result.success
+    with database.connect() as conn:
+        job_id = conn.execute("SELECT id FROM pipeline.jobs WHERE source_key = %s", (key,)).fetchone()[0]
+        summary = job_summary(conn, job_id)
+    return {"wall_s": wall, "peak_rss_mb": peak_rss_mb(), "summary": summary}
+
+
+def phase_in_child(name: str, db_url: str, store_root: str, csv_path: Path, n: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--phase", db_url, store_root, str(csv_path), f"inbox/{SLUG}/{name}.csv"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip().splitlines()[-1]
+    figures = json.loads(out)
+    figures["rps"] = n / figures["wall_s"]
+    s = figures["summary"]
+    print(f"{name:<10} {figures['wall_s']:7.2f} s  {figures['rps']:9.0f} records/s  peak RSS {figures['peak_rss_mb']:6.1f} MB"
+          f"   inserted {s['inserted']}, updated {s['updated']}, unchanged {s['unchanged']}, duplicate {s['duplicate']},"
+          f" deleted {s['deleted']}, review {s['needing_review']}, errors {s['errors']}", flush=True)
+    return figures
+
+
+# --- references --------------------------------------------------------------------------------
+
+def naive_worker(db_url: str, csv_path: Path, config: dict, limit: int) -> tuple[int, float]:
+    """What a queue worker does per record: normalise, look the listing up by match hash, then
+    INSERT or UPDATE listings, locations, contact_info and listing_info with separate
+    statements through SQLAlchemy, and commit."""
+    from sqlalchemy import create_engine, text
+
+    from sadie_pipeline.core.config import merge_config
+    from sadie_pipeline.core.transform import RecordTransformer
+    from sadie_pipeline.resources.database import to_sqlalchemy_url
+
+    engine = create_engine(to_sqlalchemy_url(db_url))
+    with engine.begin() as conn:
+        conn.execute(text("CREATE SCHEMA naive"))
+        for table in ("listings", "locations", "contact_info", "listing_info"):
+            conn.execute(text(f"CREATE TABLE naive.{table} (LIKE public.{table} INCLUDING DEFAULTS INCLUDING INDEXES)"))
+        conn.execute(text("INSERT INTO public.dmos (slug, name) VALUES ('naive', 'naive') ON CONFLICT DO NOTHING"))
+        dmo_id = conn.execute(text("SELECT id FROM public.dmos WHERE slug = 'naive'")).scalar_one()
+    transform = RecordTransformer(merge_config(config), dmo_id)
+    count = 0
+    started = time.perf_counter()
+    with csv_path.open(newline="", encoding="utf-8") as fh, engine.connect() as conn:
+        for raw in csv.DictReader(fh):
+            if count >= limit:
+                break
+            count += 1
+            rec = transform(raw).record
+            if rec is None:
+                continue
+            found = conn.execute(text("SELECT id, location_id FROM naive.listings WHERE listing_match_hash = :h"),
+                                 {"h": rec["listing_match_hash"]}).first()
+            loc = {k: rec[k] for k in ("address1", "address2", "city", "state", "zip", "country", "lat", "lng")}
+            contact = {k: rec[k] for k in ("email", "local_phone", "international_phone", "website_url")}
+            if found is None:
+                loc_id = conn.execute(text(
+                    "INSERT INTO naive.locations (address1, address2, city, state, zip, country, lat, lng) "
+                    "VALUES (:address1, :address2, :city, :state, :zip, :country, :lat, :lng) RETURNING id"), loc).scalar_one()
+                listing_id = conn.execute(text(
+                    "INSERT INTO naive.listings (name, category, location_id, listing_match_hash) "
+                    "VALUES (:n, :c, :l, :h) RETURNING id"),
+                    {"n": rec["name"], "c": rec["category"], "l": loc_id, "h": rec["listing_match_hash"]}).scalar_one()
+                contact_id = conn.execute(text(
+                    "INSERT INTO naive.contact_info (email, local_phone, international_phone, website_url) "
+                    "VALUES (:email, :local_phone, :international_phone, :website_url) RETURNING id"), contact).scalar_one()
+                conn.execute(text(
+                    "INSERT INTO naive.listing_info (listing_id, dmo_id, external_source_id, description, contact_info_id) "
+                    "VALUES (:l, :d, :s, :desc, :c)"),
+                    {"l": listing_id, "d": dmo_id, "s": rec["source_id"], "desc": rec["description"], "c": contact_id})
+            else:
+                listing_id, loc_id = found
+                conn.execute(text("UPDATE naive.listings SET name = :n, category = :c, updated_at = now() WHERE id = :id"),
+                             {"n": rec["name"], "c": rec["category"], "id": listing_id})
+                conn.execute(text("UPDATE naive.locations SET address1 = :address1, address2 = :address2, city = :city, "
+                                  "state = :state, zip = :zip, country = :country, lat = :lat, lng = :lng WHERE id = :id"),
+                             {**loc, "id": loc_id})
+                info = conn.execute(text("SELECT id, contact_info_id FROM naive.listing_info WHERE listing_id = :l AND dmo_id = :d"),
+                                    {"l": listing_id, "d": dmo_id}).first()
+                conn.execute(text("UPDATE naive.contact_info SET email = :email, local_phone = :local_phone, "
+                                  "international_phone = :international_phone, website_url = :website_url WHERE id = :id"),
+                             {**contact, "id": info[1]})
+                conn.execute(text("UPDATE naive.listing_info SET description = :desc, last_seen_at = now() WHERE id = :id"),
+                             {"desc": rec["description"], "id": info[0]})
+            conn.commit()
+    return count, time.perf_counter() - started
+
+
+def copy_limit(db_url: str, csv_path: Path, columns: list[str]) -> float:
+    import psycopg
+
+    with psycopg.connect(db_url) as conn:
+        conn.execute(f"CREATE TABLE copy_limit ({', '.join(f'{c} text' for c in columns)})")
+        started = time.perf_counter()
+        with conn.cursor().copy("COPY copy_limit FROM STDIN WITH (FORMAT csv, HEADER true)") as copy, \
+                csv_path.open("rb") as fh:
+            while chunk := fh.read(1 << 20):
+                copy.write(chunk)
+        conn.commit()
+        return time.perf_counter() - started
+
+
+# --- the whole benchmark ----------------------------------------------------------------------
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--phase":
+        print(json.dumps(run_phase(*sys.argv[2:6]), default=str))
+        return
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--naive-limit", type=int, default=None, help="records for the naive path (default: all)")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    import psycopg
+
+    from sadie_pipeline.listings.repository import upsert_dmo
+    from sadie_pipeline.migrations import upgrade
+
+    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    db_name = f"sadie_bench_{uuid.uuid4().hex[:8]}"
+    db_url = admin.rsplit("/", 1)[0] + f"/{db_name}"
+    config = json.loads((HERE / "listings_bench.config.json").read_text())
+    with tempfile.TemporaryDirectory(prefix="sadie-bench-") as tmp:
+        first, revision = Path(tmp) / "listings.csv", Path(tmp) / "listings.revision.csv"
+        started = time.perf_counter()
+        subprocess.run([sys.executable, str(HERE / "listings_data.py"), "--n", str(args.n), "--seed", str(args.seed),
+                        "--out", str(first), "--revised-out", str(revision)], check=True, capture_output=True)
+        print(f"generated {args.n} listings (5 % exact, 5 % near duplicates) and a revision "
+              f"(10 % changed, 2 % gone) in {time.perf_counter() - started:.1f} s", flush=True)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{db_name}"')
+        try:
+            upgrade(db_url)
+            with psycopg.connect(db_url) as conn:
+                upsert_dmo(conn, SLUG, "Benchmark DMO", config)
+            store = str(Path(tmp) / "objects")
+            phases = {
+                "first": phase_in_child("first", db_url, store, first, args.n),
+                "reimport": phase_in_child("reimport", db_url, store, first, args.n),
+            }
+            with open(revision, newline="", encoding="utf-8") as fh:
+                n_revision = sum(1 for _ in csv.DictReader(fh))
+            phases["revision"] = phase_in_child("revision", db_url, store, revision, n_revision)
+
+            limit = args.naive_limit or args.n
+            count, naive_s = naive_worker(db_url, first, config, limit)
+            naive_rps = count / naive_s
+            print(f"naive      {naive_s:7.2f} s  {naive_rps:9.0f} records/s  (per-record SQLAlchemy worker, {count} records)")
+            with first.open(newline="", encoding="utf-8") as fh:
+                columns = next(csv.reader(fh))
+            copy_s = copy_limit(db_url, first, columns)
+            copy_rps = args.n / copy_s
+            print(f"copy limit {copy_s:7.2f} s  {copy_rps:9.0f} records/s  (COPY into one unindexed table)")
+        finally:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+
+    metrics = {
+        "records": args.n,
+        "first_import_rps": round(phases["first"]["rps"], 1),
+        "reimport_rps": round(phases["reimport"]["rps"], 1),
+        "revision_rps": round(phases["revision"]["rps"], 1),
+        "peak_rss_mb": round(max(p["peak_rss_mb"] for p in phases.values()), 1),
+        "naive_rps": round(naive_rps, 1),
+        "speedup_vs_naive": round(phases["first"]["rps"] / naive_rps, 2),
+        "copy_limit_rps": round(copy_rps, 1),
+        "first_import_vs_copy_limit": round(phases["first"]["rps"] / copy_rps, 4),
+    }
+    print(f"first import is {metrics['speedup_vs_naive']}x the naive path and "
+          f"{metrics['first_import_vs_copy_limit'] * 100:.1f} % of the COPY limit")
+    print(json.dumps({"benchmark": "listings_ingest", "metrics": metrics}))
+
+
+if __name__ == "__main__":
+    main()
