@@ -127,7 +127,7 @@ ON CONFLICT (id) DO NOTHING;
 CREATE TABLE IF NOT EXISTS public.opening_hours (
     id              serial PRIMARY KEY,
     opening_date_id integer NOT NULL REFERENCES public.opening_dates (id),
-    day_id          integer REFERENCES public.ref_days (id),
+    day_id          integer,          -- ref_days id (1 = Monday); no FK: checked by the hours parser
     open_time       varchar,
     close_time      varchar,
     created_at      timestamp DEFAULT now(),

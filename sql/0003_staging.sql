@@ -13,6 +13,7 @@ CREATE TABLE IF NOT EXISTS staging.listings (
     dmo_id             integer NOT NULL,
     file_seq           integer,
     rec_num            integer,           -- null for rows added by deletion detection
+    raw_hash           text,              -- digest of the raw record: unchanged records reuse their staging
     source_id          text NOT NULL,
     name               varchar,
     category           varchar,

@@ -80,6 +80,7 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
             "errors_by_type": MetadataValue.json(result.error_types),
             "files_staged": result.files_staged,
             "files_resumed": result.files_resumed,
+            "records_reused": result.records_reused,
             "transformed_files": path_list([object_store.uri(k) for k in result.transformed_keys]),
             "preview": preview,
             "errors_preview": errors_preview,

@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
-from sadie_pipeline.core.hashing import source_id_for
+from sadie_pipeline.core.hashing import change_hash, source_id_for
 from sadie_pipeline.listings.raw_files import SplitWriter, WrittenFile, dumps_line, file_key
 from sadie_pipeline.listings.readers import UnreadableFileError, iter_records
 from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
@@ -110,6 +110,7 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
                 iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding")), start=1
             ):
                 explicit = record.get(id_col) if id_col else None
+                record["raw_hash"] = change_hash(record.values())
                 record["rec_num"] = count
                 record["dmo_id"] = dmo.id
                 record["source_id"] = source_id_for(dmo.id, record.get(name_col), record.get(city_col),

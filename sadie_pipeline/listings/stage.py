@@ -5,7 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import json
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, Callable
 
 import psycopg
@@ -18,13 +21,15 @@ from sadie_pipeline.listings.repository import Dmo, job_config, set_job_state
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
-LISTING_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "source_id", "name", "category",
+LISTING_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "source_id", "name", "category",
                    "google_place_id", "address1", "address2", "city", "state", "zip", "country", "lat", "lng",
                    "listing_match_hash", "l_hash", "location_hash")
 INFO_COLUMNS = ("id", "job_id", "description", "contact_name", "email", "local_phone", "international_phone",
                 "website_url", "facebook_url", "instagram_url", "twitter_url", "tripadvisor_url", "images", "hours",
                 "start_date", "end_date", "li_hash", "contact_info_hash", "images_hash", "hours_hash")
 _JSON_COLUMNS = {"images", "hours"}
+# A job with at least this many raw files to stage transforms them in worker processes.
+PARALLEL_FROM_FILES = 3
 
 
 @dataclass
@@ -34,6 +39,7 @@ class StageResult:
     errors: int = 0
     files_staged: int = 0
     files_resumed: int = 0
+    records_reused: int = 0
     actions: dict[str, int] = field(default_factory=dict)
     needs_review: int = 0
     transformed_keys: list[str] = field(default_factory=list)
@@ -48,7 +54,8 @@ def job_to_stage(conn: psycopg.Connection, dmo: Dmo) -> int | None:
     return row[0] if row else None
 
 
-def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[str], None] = lambda m: None) -> StageResult:
+def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[str], None] = lambda m: None,
+                     workers: int | None = None) -> StageResult:
     with db.connect() as conn:
         job_id = job_to_stage(conn, dmo)
         if job_id is None:
@@ -62,16 +69,29 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
             (job_id,),
         ).fetchall()
+        reusable = _reusable_rows(conn, dmo, job_id)
     result = StageResult(job_id)
-    transformer = RecordTransformer(config, dmo.id)
+    todo = []
     for file_id, batch, day, count, done in files:
         result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
         if done:
             result.files_resumed += 1
-            continue
-        _stage_file(db, store, dmo, job_id, file_id, batch, day, transformer)
-        result.files_staged += 1
-        log(f"staged file {batch} of job {job_id} ({count} records)")
+        else:
+            todo.append(FileTask(file_id, batch, day))
+    job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config, reusable)
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    if workers > 1 and len(todo) >= PARALLEL_FROM_FILES:
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_init_worker,
+                                 initargs=(job,)) as pool:
+            for task, reused in zip(todo, pool.map(_stage_file_in_worker, todo)):
+                result.records_reused += reused
+                log(f"staged file {task.batch} of job {job_id}")
+    else:
+        _init_worker(job)
+        for task in todo:
+            result.records_reused += _stage_file_in_worker(task)
+            log(f"staged file {task.batch} of job {job_id}")
+    result.files_staged = len(todo)
     with db.connect() as conn:
         _resolve(conn, dmo, job_id, config)
         set_job_state(conn, job_id, stage="staged", status="succeeded")
@@ -79,35 +99,94 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
     return result
 
 
-def _stage_file(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, file_id: int, batch: int,
-                day: dt.date, transformer: RecordTransformer) -> None:
-    """One raw file in one transaction: its staged rows, its errors and its checkpoint row."""
-    raw_key = file_key("raw", dmo.slug, day, job_id, batch)
+def _reusable_rows(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[str, int]:
+    """raw_hash -> staged row of the DMO's last promoted job, when that job ran with the same config:
+    a record that arrives unchanged gets its staged data copied instead of transformed again."""
+    row = conn.execute(
+        """SELECT j.id FROM pipeline.jobs j
+             JOIN pipeline.job_configs c ON c.job_id = j.id
+             JOIN pipeline.job_configs me ON me.job_id = %(job)s
+            WHERE j.dmo_id = %(dmo)s AND j.id < %(job)s AND j.stage = 'promoted' AND c.config_params = me.config_params
+            ORDER BY j.id DESC LIMIT 1""",
+        {"job": job_id, "dmo": dmo.id},
+    ).fetchone()
+    if row is None:
+        return {}
+    return dict(conn.execute(
+        """SELECT raw_hash, min(id) FROM staging.listings
+            WHERE job_id = %s AND raw_hash IS NOT NULL GROUP BY raw_hash""", (row[0],)).fetchall())
+
+
+@dataclass(frozen=True)
+class FileTask:
+    file_id: int
+    batch: int
+    day: dt.date
+
+
+@dataclass(frozen=True)
+class JobContext:
+    """What staging one file needs; plain data, so it crosses into worker processes."""
+    database_url: str
+    store: dict[str, Any]
+    dmo: Dmo
+    job_id: int
+    config: dict[str, Any]
+    reusable: dict[str, int]
+
+
+_job: JobContext | None = None
+_transformer: RecordTransformer | None = None
+
+
+def _init_worker(job: JobContext) -> None:
+    global _job, _transformer
+    _job, _transformer = job, RecordTransformer(job.config, job.dmo.id)
+
+
+def _stage_file_in_worker(task: FileTask) -> int:
+    assert _job is not None and _transformer is not None
+    return _stage_file(Database(url=_job.database_url), ObjectStore(**_job.store), _job, task, _transformer)
+
+
+def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTask, transformer: RecordTransformer) -> int:
+    """One raw file in one transaction: its staged rows, its errors and its checkpoint row.
+    Returns how many records reused the staging of an unchanged earlier record."""
+    job_id, dmo, batch = job.job_id, job.dmo, task.batch
     staged: list[dict[str, Any]] = []
+    reused: list[tuple[int, int]] = []
     errors: list[tuple[Any, ...]] = []
-    for raw in iter_jsonl_gz(store, raw_key):
-        res = transformer(raw)
-        if res.record is None:
-            errors.append((job_id, file_id, raw.get("rec_num"), raw.get("source_id"), json.dumps(raw, default=str),
-                           res.errors[0].error_type, "; ".join(e.message for e in res.errors)))
-        else:
-            res.record["rec_num"] = raw.get("rec_num")
-            staged.append(res.record)
-    out_key = file_key("transformed", dmo.slug, day, job_id, batch)
+    out_key = file_key("transformed", dmo.slug, task.day, job_id, batch)
     with store.open_write(out_key) as fh, gzip.GzipFile(fileobj=fh, mode="wb", compresslevel=1, mtime=0) as gz:
-        for rec in staged:
-            gz.write(dumps_line(rec))
+        for raw in iter_jsonl_gz(store, file_key("raw", dmo.slug, task.day, job_id, batch)):
+            previous = job.reusable.get(raw.get("raw_hash"))
+            if previous is not None:
+                reused.append((raw["rec_num"], previous))
+                gz.write(dumps_line({"rec_num": raw["rec_num"], "same_as_staged_row": previous}))
+                continue
+            res = transformer(raw)
+            if res.record is None:
+                errors.append((job_id, task.file_id, raw.get("rec_num"), raw.get("source_id"),
+                               json.dumps(raw, default=str), res.errors[0].error_type,
+                               "; ".join(e.message for e in res.errors)))
+                continue
+            res.record["rec_num"] = raw.get("rec_num")
+            res.record["raw_hash"] = raw.get("raw_hash")
+            staged.append(res.record)
+            gz.write(dumps_line(res.record))
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
-            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged),))]
+            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(reused),))]
         with conn.cursor() as cur:
             with cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
-                    copy.write_row((sid, job_id, dmo.id, batch, rec["rec_num"], *(rec.get(c) for c in LISTING_COLUMNS[5:])))
+                    copy.write_row((sid, job_id, dmo.id, batch, *(rec.get(c) for c in LISTING_COLUMNS[4:])))
             with cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
                     copy.write_row((sid, job_id, *(
                         json.dumps(rec.get(c)) if c in _JSON_COLUMNS else rec.get(c) for c in INFO_COLUMNS[2:])))
+            if reused:
+                _copy_reused(cur, ids[len(staged):], reused, job_id, dmo.id, batch)
             if errors:
                 cur.executemany(
                     """INSERT INTO pipeline.job_errors (job_id, file_id, stage, rec_num, record_id, original_record,
@@ -119,8 +198,30 @@ def _stage_file(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, file_id
             """INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, dmo_id, file_date, batch,
                                                format, file_size, record_count)
                VALUES (%s, %s, 'transformed', 'listings', %s, %s, %s, 'jsonl.gz', %s, %s)""",
-            (job_id, store.uri(out_key), dmo.id, day, batch, store.size(out_key), len(staged)),
+            (job_id, store.uri(out_key), dmo.id, task.day, batch, store.size(out_key), len(staged) + len(reused)),
         )
+    return len(reused)
+
+
+def _copy_reused(cur: psycopg.Cursor, ids: list[int], reused: list[tuple[int, int]], job_id: int, dmo_id: int,
+                 batch: int) -> None:
+    cur.execute("CREATE TEMP TABLE reuse (id bigint, rec_num int, previous bigint) ON COMMIT DROP")
+    with cur.copy("COPY reuse (id, rec_num, previous) FROM STDIN") as copy:
+        for sid, (rec_num, previous) in zip(ids, reused):
+            copy.write_row((sid, rec_num, previous))
+    data_columns = ", ".join(LISTING_COLUMNS[5:])
+    cur.execute(
+        f"""INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, {data_columns})
+            SELECT r.id, %s, %s, %s, r.rec_num, {', '.join('p.' + c for c in LISTING_COLUMNS[5:])}
+              FROM reuse r JOIN staging.listings p ON p.id = r.previous""",
+        (job_id, dmo_id, batch))
+    info_columns = ", ".join(INFO_COLUMNS[2:])
+    cur.execute(
+        f"""INSERT INTO staging.listing_info (id, job_id, {info_columns})
+            SELECT r.id, %s, {', '.join('p.' + c for c in INFO_COLUMNS[2:])}
+              FROM reuse r JOIN staging.listing_info p ON p.id = r.previous""",
+        (job_id,))
+    cur.execute("DROP TABLE reuse")
 
 
 def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:
