@@ -80,8 +80,11 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
             todo.append(FileTask(file_id, batch, day))
     job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config, reusable)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    if workers > 1 and len(todo) >= PARALLEL_FROM_FILES:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn"), initializer=_init_worker,
+    # Worth its start-up only when most records need transforming (no reusable earlier import).
+    if workers > 1 and len(todo) >= PARALLEL_FROM_FILES and not reusable:
+        # fork: the workers start in milliseconds with everything imported; they only open
+        # their own connections and files.
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker,
                                  initargs=(job,)) as pool:
             for task, reused in zip(todo, pool.map(_stage_file_in_worker, todo)):
                 result.records_reused += reused
