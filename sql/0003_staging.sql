@@ -42,9 +42,9 @@ CREATE TABLE IF NOT EXISTS staging.listings (
     review_reason      text,
     promoted_at        timestamp,
     created_at         timestamp NOT NULL DEFAULT now()
-);
+) WITH (fillfactor = 50);  -- resolution, review and promotion update rows in place (HOT updates)
 CREATE INDEX IF NOT EXISTS staging_listings_job_idx ON staging.listings (job_id);
-CREATE INDEX IF NOT EXISTS staging_listings_dmo_idx ON staging.listings (dmo_id, promoted_at);
+CREATE INDEX IF NOT EXISTS staging_listings_dmo_idx ON staging.listings (dmo_id);
 
 CREATE TABLE IF NOT EXISTS staging.listing_info (
     id                     bigint PRIMARY KEY REFERENCES staging.listings (id) ON DELETE CASCADE,

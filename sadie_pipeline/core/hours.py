@@ -27,11 +27,16 @@ def parse_hours(text: str | None) -> tuple[tuple[int, str, str], ...]:
 @lru_cache(maxsize=4096)  # hours strings repeat a lot across a DMO's listings
 def _parse(text: str) -> tuple[tuple[int, str, str], ...]:
     rows: dict[tuple[int, str], tuple[int, str, str]] = {}
-    for part in re.split(r"[;\n]", text.lower()):
-        part = part.strip().rstrip(",")
+    for part in re.split(r"[;\r\n]", text.lower()):
+        part = " ".join(part.split()).rstrip(", ")
         if not part:
             continue
-        if _CLOSED.match(part):
+        if closed := _CLOSED.match(part):
+            # Parts apply in order: "Mon-Sun 09:00-17:00; Sun closed" drops the Sunday rows.
+            # A note naming no day ("Holidays closed") has nothing to drop and stays accepted.
+            if {closed["d1"], closed["d2"] or closed["d1"]} <= DAYS.keys():
+                days = set(_day_range(closed["d1"], closed["d2"]))
+                rows = {key: row for key, row in rows.items() if key[0] not in days}
             continue
         m = _PART.match(part)
         if not m:
@@ -61,6 +66,6 @@ def _time(text: str) -> str:
         h += 12
     if suffix == "am" and h == 12:
         h = 0
-    if not (0 <= h <= 24 and 0 <= m < 60):
+    if not (0 <= h < 24 and 0 <= m < 60 or h == 24 and m == 0):
         raise HoursError(f"bad time {text!r}")
     return f"{h:02d}:{m:02d}"

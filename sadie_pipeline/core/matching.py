@@ -64,7 +64,11 @@ def certainty(a: MatchRecord, b: MatchRecord) -> float:
 
 
 def _certainty(name_a: str, addr_a: str, phone_a: str | None, name_b: str, addr_b: str, phone_b: str | None) -> float:
-    name = fuzz.token_sort_ratio(name_a, name_b) / 100
+    return _score(fuzz.token_sort_ratio(name_a, name_b), addr_a, phone_a, addr_b, phone_b)
+
+
+def _score(name_ratio: float, addr_a: str, phone_a: str | None, addr_b: str, phone_b: str | None) -> float:
+    name = name_ratio / 100
     if addr_a and addr_b:
         address = min(1.0, max(0.0, (fuzz.ratio(addr_a, addr_b) / 100 - 0.6) / 0.4))
     else:
@@ -101,18 +105,20 @@ class BlockIndex:
         if not positions:
             return None
         name, address = name_key(rec.name), address_key(rec.address1)
-        # Names decide most of the score: a cheap pre-filter keeps the full scoring to a few candidates.
+        # Names decide most of the score: only candidates whose name could still reach min_certainty
+        # with full address and phone credit are scored in full. No limit on their number: a chain's
+        # same-named branches all pass, and only the address tells them apart.
         shortlist = process.extract(
             name, [self.names[i] for i in positions], scorer=fuzz.token_sort_ratio,
-            score_cutoff=max(0.0, (min_certainty - 0.4) / 0.6 * 100), limit=8,
+            score_cutoff=max(0.0, (min_certainty - 0.4) / 0.6 * 100), limit=None,
         )
         best: Match | None = None
-        for _, _, pos in shortlist:
+        for _, name_ratio, pos in shortlist:
             i = positions[pos]
             cand = self.records[i]
             if cand.id == exclude_id:
                 continue
-            score = _certainty(name, address, rec.phone, self.names[i], self.addresses[i], cand.phone)
+            score = _score(name_ratio, address, rec.phone, self.addresses[i], cand.phone)
             if score >= min_certainty and (best is None or score > best.certainty or
                                            (score == best.certainty and cand.id < best.candidate_id)):
                 best = Match(rec.id, cand.id, score)

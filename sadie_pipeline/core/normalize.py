@@ -12,6 +12,7 @@ _WS = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w\s]")
 _NON_DIGIT = re.compile(r"\D")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 def clean_whitespace(value: str | None) -> str | None:
@@ -29,8 +30,14 @@ def apply_case(value: str | None, mode: str | None) -> str | None:
     if mode == "upper":
         return value.upper()
     if mode == "title":
-        return value.title()
+        return title_case(value)
     raise ValueError(f"unknown case mode {mode!r}")
+
+
+def title_case(value: str) -> str:
+    """Each word capitalised; unlike str.title(), letters after an apostrophe or a digit stay
+    lower case ("ANNE'S 2ND CAFE" -> "Anne's 2nd Cafe")."""
+    return _WORD.sub(lambda m: m[0].capitalize(), value)
 
 
 def match_key(value: str | None) -> str:
@@ -40,22 +47,61 @@ def match_key(value: str | None) -> str:
     return " ".join(_NON_WORD.sub("", value.lower()).split())
 
 
+# ISO 3166 alpha-2 codes for the names and alpha-3 codes sources write instead of the code.
+_COUNTRY_NAMES: dict[str, tuple[str, ...]] = {
+    "CA": ("CAN", "CANADA"),
+    "US": ("USA", "UNITED STATES", "UNITED STATES OF AMERICA", "ETATS-UNIS", "ÉTATS-UNIS"),
+    "GB": ("UK", "GBR", "UNITED KINGDOM", "GREAT BRITAIN", "ENGLAND", "SCOTLAND", "WALES", "NORTHERN IRELAND",
+           "ROYAUME-UNI"),
+    "IE": ("IRL", "IRELAND", "REPUBLIC OF IRELAND", "IRLANDE"),
+    "FR": ("FRA", "FRANCE"),
+    "PM": ("SPM", "SAINT PIERRE AND MIQUELON", "SAINT-PIERRE-ET-MIQUELON"),
+    "DE": ("DEU", "GERMANY", "DEUTSCHLAND", "ALLEMAGNE"),
+    "MX": ("MEX", "MEXICO", "MÉXICO", "MEXIQUE"),
+    "NL": ("NLD", "NETHERLANDS", "THE NETHERLANDS"),
+    "BE": ("BEL", "BELGIUM", "BELGIQUE"),
+    "CH": ("CHE", "SWITZERLAND", "SUISSE"),
+    "IT": ("ITA", "ITALY", "ITALIE"),
+    "ES": ("ESP", "SPAIN", "ESPAGNE"),
+    "PT": ("PRT", "PORTUGAL"),
+    "AU": ("AUS", "AUSTRALIA"),
+    "NZ": ("NZL", "NEW ZEALAND"),
+    "JP": ("JPN", "JAPAN"),
+    "CN": ("CHN", "CHINA"),
+}
+_COUNTRY_CODES = {name: code for code, names in _COUNTRY_NAMES.items() for name in names}
+
+
+def country_code(value: str) -> str:
+    """A 2-letter code as given (upper-cased), or the code of a known name or 3-letter code;
+    raises ValueError otherwise (cutting "United States" to "UN" would be wrong)."""
+    key = " ".join(value.upper().replace(".", "").split())
+    code = _COUNTRY_CODES.get(key)
+    if code:
+        return code
+    if len(key) == 2 and key.isascii() and key.isalpha():
+        return key
+    raise ValueError(f"not a country code: {value!r}")
+
+
 class PhoneError(ValueError):
     pass
 
 
 def phone_to_e164(value: str | None, default_region: str = "CA") -> str | None:
     """A phone number in E.164 (+19025550142); raises PhoneError when it is not a number."""
+    value = value.strip() if value else None
     if not value:
         return None
-    return _phone_to_e164(value.strip(), default_region.upper())
+    return _phone_to_e164(value, default_region.upper())
 
 
 @lru_cache(maxsize=65536)
 def _phone_to_e164(value: str, region: str) -> str:
     digits = _NON_DIGIT.sub("", value)
-    # Fast path for the common North American shape; everything else goes through phonenumbers.
-    if region in ("US", "CA") and "x" not in value.lower():
+    # Fast path for the common North American shape; everything else (an explicit foreign
+    # country code, an extension) goes through phonenumbers.
+    if region in ("US", "CA") and "x" not in value.lower() and (value[0] != "+" or value.startswith("+1")):
         if len(digits) == 11 and digits[0] == "1":
             digits = digits[1:]
         if len(digits) == 10 and digits[0] in "23456789" and digits[3] in "23456789":
@@ -64,7 +110,9 @@ def _phone_to_e164(value: str, region: str) -> str:
         parsed = phonenumbers.parse(value, region)
     except phonenumbers.NumberParseException as exc:
         raise PhoneError(f"not a phone number: {value!r}") from exc
-    if not phonenumbers.is_possible_number(parsed):
+    # Not is_possible_number(): it also accepts IS_POSSIBLE_LOCAL_ONLY, a number without its area code.
+    # Not is_valid_number() either: it rejects real numbers in ranges newer than the library's metadata.
+    if phonenumbers.is_possible_number_with_reason(parsed) != phonenumbers.ValidationResult.IS_POSSIBLE:
         raise PhoneError(f"not a possible phone number: {value!r}")
     return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
 

@@ -19,11 +19,16 @@ from sadie_pipeline.core.normalize import (
     PhoneError,
     apply_case,
     clean_whitespace,
+    country_code,
     normalize_email,
     normalize_url,
     phone_to_e164,
     split_list,
+    title_case,
 )
+
+# Kept as given until parsed: their newlines separate items.
+_UNCLEANED_FIELDS = ("images", "hours")
 
 
 @dataclass
@@ -44,7 +49,9 @@ class RecordTransformer:
     def __init__(self, config: dict[str, Any], dmo_id: int):
         transform, validate = config["transform"], config["validate"]
         self.dmo_id = dmo_id
-        self.mapping = [(CANONICAL_FIELDS[f], column) for f, column in transform["map_fields"].items()]
+        mapping = [(CANONICAL_FIELDS[f], column) for f, column in transform["map_fields"].items()]
+        self.mapping = [(name, column) for name, column in mapping if name not in _UNCLEANED_FIELDS]
+        self.uncleaned = [(name, column) for name, column in mapping if name in _UNCLEANED_FIELDS]
         self.title_fields = {CANONICAL_FIELDS[f] for f in transform.get("normalize_fields", [])}
         self.case = {CANONICAL_FIELDS[f]: mode for f, mode in transform.get("case", {}).items()}
         self.round_to = transform.get("round_lat_lng")
@@ -62,16 +69,21 @@ class RecordTransformer:
         for name, column in self.mapping:
             value = raw.get(column)
             rec[name] = clean_whitespace(value) if isinstance(value, str) else value
+        for name, column in self.uncleaned:
+            rec[name] = raw.get(column)
         errors: list[RecordError] = []
 
         for name in self.title_fields:
             value = rec.get(name)
             if value and value.isupper() and len(value) > 3:
-                rec[name] = value.title()
+                rec[name] = title_case(value)
         for name, mode in self.case.items():
             rec[name] = apply_case(rec.get(name), mode)
         if rec.get("country"):
-            rec["country"] = rec["country"][:2]
+            try:
+                rec["country"] = country_code(rec["country"])
+            except ValueError as exc:
+                errors.append(RecordError("invalid_type", f"locations.country: {exc}"))
         else:
             rec["country"] = self.region
 

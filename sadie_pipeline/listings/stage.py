@@ -229,10 +229,10 @@ def _copy_reused(cur: psycopg.Cursor, ids: list[int], reused: list[tuple[int, in
 
 def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:
     params = {"job": job_id, "dmo": dmo.id, "auto_match": config["stage"]["auto_match_threshold"]}
-    for stmt in (*sql.LOAD_WORK, sql.EXACT_DUPLICATES, sql.MATCH_BY_BRIDGE, sql.MATCH_BY_HASH):
+    for stmt in (*sql.LOAD_WORK, sql.MATCH_BY_HASH):
         conn.execute(stmt, params)
     _fuzzy(conn, params, config["stage"]["review_threshold"])
-    for stmt in (sql.TARGET_COLLISIONS, *sql.MATCH_LISTING_INFO, *sql.ACTIONS, *sql.REVIEW_FLAGS, sql.WRITE_BACK):
+    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, *sql.ACTIONS, *sql.REVIEW_FLAGS, sql.WRITE_BACK):
         conn.execute(stmt, params)
     if config["import"]["full_import"]:
         for stmt in sql.DETECT_DELETIONS:

@@ -5,41 +5,39 @@ written back to staging.listings in one UPDATE: many passes over narrow rows ins
 rewrites of wide ones. Every statement is scoped to one job, so the whole resolution can run
 again (a retried stage recomputes it from the staged rows)."""
 
+# The job's rows with their exact duplicates and bridge matches, in one pass.
 LOAD_WORK = [
     "DELETE FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL",
     """CREATE TEMP TABLE work ON COMMIT DROP AS
-       SELECT s.id, s.rec_num, s.dmo_id, s.source_id, s.listing_match_hash, s.l_hash, s.location_hash,
-              i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash,
-              NULL::int AS target_listing_id, NULL::int AS target_listing_info_id, NULL::text AS match_method,
-              NULL::numeric(5, 4) AS certainty_score, NULL::bigint AS duplicate_of, NULL::text AS action,
-              NULL::text AS l_action, NULL::text AS li_action, NULL::text AS review_status, NULL::text AS review_reason
-         FROM staging.listings s JOIN staging.listing_info i USING (id)
-        WHERE s.job_id = %(job)s""",
+       WITH rows AS (
+           SELECT s.id, s.rec_num, s.dmo_id, s.source_id, s.listing_match_hash, s.l_hash, s.location_hash,
+                  i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash,
+                  first_value(s.id) OVER (PARTITION BY s.source_id ORDER BY s.rec_num) AS by_source,
+                  first_value(s.id) OVER (PARTITION BY s.listing_match_hash ORDER BY s.rec_num) AS by_hash
+             FROM staging.listings s JOIN staging.listing_info i USING (id)
+            WHERE s.job_id = %(job)s),
+       dups AS (
+           SELECT r.*, CASE WHEN r.by_source <> r.id THEN r.by_source
+                            WHEN r.by_hash <> r.id THEN r.by_hash END AS duplicate_of,
+                       CASE WHEN r.by_source <> r.id THEN 'source_id' ELSE 'match_hash' END AS duplicate_method
+             FROM rows r)
+       SELECT d.id, d.rec_num, d.dmo_id, d.source_id, d.listing_match_hash, d.l_hash, d.location_hash,
+              d.li_hash, d.contact_info_hash, d.images_hash, d.hours_hash, d.duplicate_of,
+              CASE WHEN d.duplicate_of IS NOT NULL THEN d.duplicate_method
+                   WHEN bl.target_id IS NOT NULL THEN 'source_id' END AS match_method,
+              CASE WHEN d.duplicate_of IS NOT NULL OR bl.target_id IS NOT NULL THEN 1 END::numeric(5, 4) AS certainty_score,
+              CASE WHEN d.duplicate_of IS NULL THEN bl.target_id END AS target_listing_id,
+              CASE WHEN d.duplicate_of IS NULL THEN bli.target_id END AS target_listing_info_id,
+              NULL::text AS action, NULL::text AS l_action, NULL::text AS li_action,
+              NULL::text AS review_status, NULL::text AS review_reason
+         FROM dups d
+         LEFT JOIN pipeline.bridge_source_target bl
+                ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
+         LEFT JOIN pipeline.bridge_source_target bli
+                ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'""",
     "CREATE UNIQUE INDEX ON work (id)",
     "ANALYZE work",
 ]
-
-# Within the file: the same source_id (or the same match hash) again is a duplicate of the first.
-EXACT_DUPLICATES = """
-WITH ranked AS (
-    SELECT id,
-           first_value(id) OVER (PARTITION BY source_id ORDER BY rec_num) AS by_source,
-           first_value(id) OVER (PARTITION BY listing_match_hash ORDER BY rec_num) AS by_hash
-    FROM work
-)
-UPDATE work w
-   SET duplicate_of = CASE WHEN r.by_source <> r.id THEN r.by_source ELSE r.by_hash END,
-       match_method = CASE WHEN r.by_source <> r.id THEN 'source_id' ELSE 'match_hash' END,
-       certainty_score = 1
-  FROM ranked r
- WHERE w.id = r.id AND (r.by_source <> r.id OR r.by_hash <> r.id)
-"""
-
-MATCH_BY_BRIDGE = """
-UPDATE work w SET target_listing_id = b.target_id, match_method = 'source_id', certainty_score = 1
-  FROM pipeline.bridge_source_target b
- WHERE w.duplicate_of IS NULL AND b.dmo_id = w.dmo_id AND b.source_id = w.source_id AND b.target_type = 'listing'
-"""
 
 MATCH_BY_HASH = """
 UPDATE work w SET target_listing_id = m.id, match_method = 'match_hash', certainty_score = 1
@@ -78,40 +76,40 @@ WITH ranked AS (
 UPDATE work w SET duplicate_of = r.first_id FROM ranked r WHERE w.id = r.id AND r.first_id <> r.id
 """
 
-MATCH_LISTING_INFO = [
-    """UPDATE work w SET target_listing_info_id = b.target_id FROM pipeline.bridge_source_target b
-        WHERE w.duplicate_of IS NULL AND w.target_listing_id IS NOT NULL
-          AND b.dmo_id = w.dmo_id AND b.source_id = w.source_id AND b.target_type = 'listing_info'""",
-    """UPDATE work w SET target_listing_info_id = li.id FROM public.listing_info li
-        WHERE w.duplicate_of IS NULL AND w.target_listing_info_id IS NULL
-          AND li.listing_id = w.target_listing_id AND li.dmo_id = w.dmo_id""",
-]
+# Matched by hash or fuzzily: the DMO's listing_info of that listing, if it has one.
+MATCH_LISTING_INFO = """
+UPDATE work w SET target_listing_info_id = li.id FROM public.listing_info li
+ WHERE w.duplicate_of IS NULL AND w.target_listing_info_id IS NULL
+   AND li.listing_id = w.target_listing_id AND li.dmo_id = w.dmo_id
+"""
 
 # Listing-level fields change only when this DMO's own data changed since it last sent them
 # (a second DMO linking to a listing does not rename it), or to bring back a hidden listing.
 ACTIONS = [
-    """UPDATE work SET action = 'duplicate', l_action = 'duplicate', li_action = 'duplicate'
-        WHERE duplicate_of IS NOT NULL""",
-    """UPDATE work SET action = 'insert', l_action = 'insert', li_action = 'insert'
-        WHERE duplicate_of IS NULL AND target_listing_id IS NULL""",
-    """UPDATE work w SET li_action = 'insert',
-              l_action = CASE WHEN l.listing_visible THEN 'unchanged' ELSE 'update' END
-         FROM public.listings l
-        WHERE w.duplicate_of IS NULL AND w.target_listing_info_id IS NULL AND l.id = w.target_listing_id""",
     """UPDATE work w
-          SET l_action = CASE WHEN NOT l.listing_visible OR li.l_hash IS DISTINCT FROM w.l_hash
-                                OR li.location_hash IS DISTINCT FROM w.location_hash THEN 'update' ELSE 'unchanged' END,
-              li_action = CASE WHEN li.li_hash IS DISTINCT FROM w.li_hash
+          SET l_action = CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
+                              WHEN w.target_listing_id IS NULL THEN 'insert'
+                              WHEN NOT l.listing_visible THEN 'update'
+                              WHEN li.id IS NULL THEN 'unchanged'
+                              WHEN li.l_hash IS DISTINCT FROM w.l_hash
+                                OR li.location_hash IS DISTINCT FROM w.location_hash THEN 'update'
+                              ELSE 'unchanged' END,
+              li_action = CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
+                               WHEN li.id IS NULL THEN 'insert'
+                               WHEN li.li_hash IS DISTINCT FROM w.li_hash
                                  OR li.contact_info_hash IS DISTINCT FROM w.contact_info_hash
                                  OR li.images_hash IS DISTINCT FROM w.images_hash
                                  OR li.hours_hash IS DISTINCT FROM w.hours_hash
-                                 OR NOT li.info_visible THEN 'update' ELSE 'unchanged' END
-         FROM public.listings l, public.listing_info li
-        WHERE w.duplicate_of IS NULL AND l.id = w.target_listing_id AND li.id = w.target_listing_info_id""",
-    """UPDATE work SET action = CASE WHEN li_action = 'insert' THEN 'insert'
+                                 OR NOT li.info_visible THEN 'update'
+                               ELSE 'unchanged' END
+         FROM work w2
+         LEFT JOIN public.listings l ON l.id = w2.target_listing_id
+         LEFT JOIN public.listing_info li ON li.id = w2.target_listing_info_id
+        WHERE w2.id = w.id""",
+    """UPDATE work SET action = CASE WHEN l_action = 'duplicate' THEN 'duplicate'
+                                     WHEN li_action = 'insert' THEN 'insert'
                                      WHEN l_action = 'update' OR li_action = 'update' THEN 'update'
-                                     ELSE 'unchanged' END
-        WHERE duplicate_of IS NULL AND target_listing_id IS NOT NULL""",
+                                     ELSE 'unchanged' END""",
 ]
 
 REVIEW_FLAGS = [

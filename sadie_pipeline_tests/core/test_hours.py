@@ -114,11 +114,5 @@ def test_repeated_text_gives_equal_result():
     assert first == second == tuple((d, "11:00", "21:00") for d in (2, 3, 4))
 
 
-@pytest.mark.xfail(
-    reason="BUG hours.py: a 'closed' part is skipped rather than applied, so a day opened by an earlier "
-    "range keeps its row ('Mon-Sun 09:00-17:00; Sun closed' still yields a Sunday row) although the "
-    "docstring says days marked closed produce no row",
-    strict=True,
-)
 def test_closed_overrides_an_earlier_range():
     assert parse_hours("Mon-Sun 09:00-17:00; Sun closed") == tuple((d, "09:00", "17:00") for d in range(1, 7))

@@ -193,12 +193,6 @@ def test_best_match_with_a_few_chain_branches_finds_the_right_one():
     assert m is not None and m.candidate_id == 3
 
 
-@pytest.mark.xfail(
-    reason="BUG matching.py BlockIndex.best_match shortlists only the 8 best *names* (limit=8) before "
-    "scoring addresses: with 9+ same-name branches of a chain in one block, the branch at the same "
-    "address can fall outside the shortlist and no match is returned",
-    strict=True,
-)
 def test_best_match_with_many_chain_branches_finds_the_right_one():
     branches = [rec(i, "Tim Hortons", f"{i} Main St") for i in range(1, 10)]
     index = BlockIndex(branches)

@@ -147,20 +147,10 @@ def test_phone_empty_is_none(value):
     assert phone_to_e164(value) is None
 
 
-@pytest.mark.xfail(
-    reason="BUG normalize.py fast path ignores an explicit '+' country code: a 10-digit international "
-    "number (Denmark +45 33 12 34 56) is returned as the NANP number +14533123456",
-    strict=True,
-)
 def test_phone_explicit_foreign_country_code_is_not_turned_into_nanp():
     assert phone_to_e164("+45 33 12 34 56") == "+4533123456"
 
 
-@pytest.mark.xfail(
-    reason="BUG normalize.py accepts a 7-digit local number without area code: phonenumbers' "
-    "is_possible_number() is True for IS_POSSIBLE_LOCAL_ONLY, giving the non-number +15550142",
-    strict=True,
-)
 def test_phone_without_area_code_is_rejected():
     with pytest.raises(PhoneError):
         phone_to_e164("555-0142")

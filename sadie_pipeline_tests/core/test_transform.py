@@ -198,21 +198,11 @@ def test_given_country_kept_as_two_letters(transformer, country, expected):
     assert ok(transformer(raw_record(Country=country)))["country"] == expected
 
 
-@pytest.mark.xfail(
-    reason="BUG transform.py truncates any country value to its first 2 letters: 'United States' -> 'UN' "
-    "(also 'Ireland' -> 'IR' = Iran, 'IRL' -> 'IR'); should map to the ISO code or be reported as an error",
-    strict=True,
-)
 def test_country_name_is_not_truncated_into_a_wrong_code(transformer):
     result = transformer(raw_record(Country="United States"))
     assert result.record is None or result.record["country"] == "US"
 
 
-@pytest.mark.xfail(
-    reason="BUG transform.py title-cases ALL-CAPS names with str.title(), which capitalises after an "
-    "apostrophe: \"ANNE'S KITCHEN\" -> \"Anne'S Kitchen\"",
-    strict=True,
-)
 def test_title_casing_of_possessive(transformer):
     assert ok(transformer(raw_record(**{"Business Name": "ANNE'S KITCHEN"})))["name"] == "Anne's Kitchen"
 
@@ -332,20 +322,10 @@ def test_bad_url_is_always_an_error(transformer):
     assert "website_url" in result.errors[0].message
 
 
-@pytest.mark.xfail(
-    reason="BUG transform.py cleans whitespace of every mapped string before split_list(): the newline "
-    "separator split_list supports is collapsed to a space, so 'a.jpg\\nb.jpg' becomes one image 'a.jpg b.jpg'",
-    strict=True,
-)
 def test_images_separated_by_newlines(transformer):
     assert ok(transformer(raw_record(Photos="a.jpg\nb.jpg")))["images"] == ["a.jpg", "b.jpg"]
 
 
-@pytest.mark.xfail(
-    reason="BUG transform.py cleans whitespace before parse_hours(): the newline separator parse_hours "
-    "supports is collapsed to a space, so multi-line hours cells are rejected as invalid_type",
-    strict=True,
-)
 def test_hours_separated_by_newlines(transformer):
     rec = ok(transformer(raw_record(Hours="Mon-Fri 11:00-21:00\nSat 12:00-22:00")))
     assert rec["hours"] == tuple((d, "11:00", "21:00") for d in range(1, 6)) + ((6, "12:00", "22:00"),)
