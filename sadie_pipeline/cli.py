@@ -131,7 +131,7 @@ def import_file(slug: str, path: Path, promote: bool = True) -> dict[str, Any]:
     upgrade(database.resolved_url())
     with database.connect() as conn:
         dmo_row = get_dmo(conn, slug)
-    key = f"{inbox_prefix(slug)}{dt.datetime.now(dt.timezone.utc):%Y%m%dT%H%M%S%f}-{path.name}"
+    key = f"{inbox_prefix(slug)}{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}-{path.name}"
     store.put_file(key, path)
     failure = run_job("listing_import_job" if promote else "listing_stage_job", slug,
                       {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}})

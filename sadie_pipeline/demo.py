@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Callable
+from collections.abc import Callable
 
 from sadie_pipeline.settings import SAMPLE_DIR, sadie_home
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from dagster import DagsterInstance
 
 from sadie_pipeline.cli import main
 from sadie_pipeline.settings import SAMPLE_DIR
+
+pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
 
 def _run(*args):

@@ -8,8 +8,8 @@ similarity below 0.6 counts as no agreement: "40 Water St" and "40 Main St" are 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from rapidfuzz import fuzz, process
 

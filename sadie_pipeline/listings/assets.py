@@ -1,7 +1,6 @@
 """The listings assets, partitioned by DMO: import -> stage (with its blocking check) -> promote."""
 
 
-from typing import Optional
 
 from dagster import AssetExecutionContext, Config, Failure, MaterializeResult, MetadataValue, asset
 
@@ -19,7 +18,7 @@ from sadie_pipeline.resources.object_store import ObjectStore
 
 
 class ImportConfig(Config):
-    inbox_key: Optional[str] = None
+    inbox_key: str | None = None
     """The inbox object to import; when empty, every inbox file of the DMO not imported yet."""
     imported_by: str = "0"
     """Who imported (0 for the pipeline itself)."""

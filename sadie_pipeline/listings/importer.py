@@ -100,7 +100,7 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     name_col, city_col, id_col = names.get("name"), names.get("city"), names.get("explicit_source_id")
     writer = SplitWriter(store, lambda seq: file_key("raw", dmo.slug, day, job_id, seq),
                          imp["max_records_per_file"], imp["max_bytes_per_file"], existing)
-    imported_at = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    imported_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     digest = hashlib.sha256()
     count = 0
     try:

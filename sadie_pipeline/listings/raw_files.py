@@ -6,9 +6,10 @@ import datetime as dt
 import gzip
 import io
 import json
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from sadie_pipeline.resources.object_store import ObjectStore
 

@@ -6,10 +6,11 @@ import datetime as dt
 import gzip
 import json
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any, Callable
+from typing import Any
 
 import psycopg
 
@@ -63,7 +64,7 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         set_job_state(conn, job_id, stage="stage", status="in_progress")
         config = job_config(conn, job_id)
         files = conn.execute(
-            """SELECT r.id, r.batch, r.file_date, r.record_count, t.id IS NOT NULL
+            """SELECT r.id, r.batch, r.file_date, t.id IS NOT NULL
                  FROM pipeline.job_files r
                  LEFT JOIN pipeline.job_files t ON t.job_id = r.job_id AND t.stage = 'transformed' AND t.batch = r.batch
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
@@ -72,7 +73,7 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         reusable = _reusable_rows(conn, dmo, job_id)
     result = StageResult(job_id)
     todo = []
-    for file_id, batch, day, count, done in files:
+    for file_id, batch, day, done in files:
         result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
         if done:
             result.files_resumed += 1

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, Optional
 
 import psycopg
 from dagster import ConfigurableResource
@@ -21,7 +21,7 @@ def embedded_database_url() -> str:
     return pgserver.get_server(str(data_dir), cleanup_mode=None).get_uri()
 
 
-def resolve_database_url(url: Optional[str] = None) -> str:
+def resolve_database_url(url: str | None = None) -> str:
     return url or os.environ.get("SADIE_DATABASE_URL") or embedded_database_url()
 
 
@@ -34,7 +34,7 @@ def to_sqlalchemy_url(url: str, driver: str = "psycopg") -> str:
 class Database(ConfigurableResource):
     """The system of record. `url` unset: SADIE_DATABASE_URL, else the embedded server."""
 
-    url: Optional[str] = None
+    url: str | None = None
 
     def resolved_url(self) -> str:
         return resolve_database_url(self.url)

@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, Optional
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
 from dagster import ConfigurableResource
@@ -25,7 +25,7 @@ TEMP_PREFIX = ".sadie-tmp-"
 _SPOOL_MAX_BYTES = 8 * 1024 * 1024
 
 
-def _env(name: str) -> Optional[str]:
+def _env(name: str) -> str | None:
     value = os.environ.get(name, "").strip()
     return value or None
 
@@ -53,20 +53,20 @@ class ObjectStore(ConfigurableResource):
     importing the code location never depends on the environment.
     """
 
-    bucket: Optional[str] = None
-    endpoint_url: Optional[str] = None
-    region_name: Optional[str] = None
-    local_root: Optional[str] = None
+    bucket: str | None = None
+    endpoint_url: str | None = None
+    region_name: str | None = None
+    local_root: str | None = None
 
     _client: Any = PrivateAttr(default=None)
-    _client_settings: Optional[tuple[Optional[str], str]] = PrivateAttr(default=None)
+    _client_settings: tuple[str | None, str] | None = PrivateAttr(default=None)
 
     # ----------------------------------------------------------------- settings
 
-    def _bucket(self) -> Optional[str]:
+    def _bucket(self) -> str | None:
         return self.bucket or _env("SADIE_S3_BUCKET")
 
-    def _endpoint(self) -> Optional[str]:
+    def _endpoint(self) -> str | None:
         return self.endpoint_url or _env("SADIE_S3_ENDPOINT_URL")
 
     def _region(self) -> str:
@@ -119,7 +119,7 @@ class ObjectStore(ConfigurableResource):
 
     # ------------------------------------------------------------------ writing
 
-    def put_bytes(self, key: str, data: bytes, content_type: Optional[str] = None) -> str:
+    def put_bytes(self, key: str, data: bytes, content_type: str | None = None) -> str:
         bucket = self._bucket()
         if bucket is None:
             with self.open_write(key) as f:
@@ -130,7 +130,7 @@ class ObjectStore(ConfigurableResource):
         return self.uri(key)
 
     def put_file(
-        self, key: str, path: str | os.PathLike[str], content_type: Optional[str] = None
+        self, key: str, path: str | os.PathLike[str], content_type: str | None = None
     ) -> str:
         bucket = self._bucket()
         if bucket is None:
@@ -143,7 +143,7 @@ class ObjectStore(ConfigurableResource):
         return self.uri(key)
 
     @contextmanager
-    def open_write(self, key: str, content_type: Optional[str] = None) -> Iterator[BinaryIO]:
+    def open_write(self, key: str, content_type: str | None = None) -> Iterator[BinaryIO]:
         """Yield a writable binary file; the object appears only if the block succeeds."""
         bucket = self._bucket()
         if bucket is None:
@@ -207,7 +207,7 @@ class ObjectStore(ConfigurableResource):
 
     # ----------------------------------------------------------------- metadata
 
-    def _head(self, key: str) -> Optional[dict[str, Any]]:
+    def _head(self, key: str) -> dict[str, Any] | None:
         from botocore.exceptions import ClientError
 
         try:

@@ -93,6 +93,7 @@ def test_empty_is_no_rows(text):
         "Xyz 09:00-17:00",            # unknown day
         "Mon-Xyz 09:00-17:00",
         "Mon 25:00-26:00",            # hour out of range
+        "Mon 18:00-24:30",            # past midnight
         "Mon 09:61-10:00",            # minute out of range
         "Mon 09:00",                  # no closing time
         "Mon-Fri 09:00-17:00; lunch", # one bad part spoils the lot
@@ -116,3 +117,22 @@ def test_repeated_text_gives_equal_result():
 
 def test_closed_overrides_an_earlier_range():
     assert parse_hours("Mon-Sun 09:00-17:00; Sun closed") == tuple((d, "09:00", "17:00") for d in range(1, 7))
+
+
+def test_parts_apply_in_order():
+    # a later range reopens a day closed before it; closed drops every shift of its days
+    assert parse_hours("Sat-Sun closed; Sun 12:00-16:00") == ((7, "12:00", "16:00"),)
+    assert parse_hours("Mon 09:00-12:00; Mon 13:00-17:00; Tue 09:00-17:00; Mon closed") == ((2, "09:00", "17:00"),)
+    assert parse_hours("Mon-Sun 09:00-17:00; Fri-Mon closed") == tuple((d, "09:00", "17:00") for d in (2, 3, 4))
+
+
+def test_closed_note_naming_no_day_is_ignored():
+    assert parse_hours("Mon-Fri 09:00-17:00; Holidays closed") == WEEKDAYS_9_TO_5
+
+
+def test_midnight_as_24_00_is_accepted():
+    assert parse_hours("Fri 18:00-24:00") == ((5, "18:00", "24:00"),)
+
+
+def test_any_whitespace_inside_a_part():
+    assert parse_hours("Mon\u00a0-\tFri  9\u00a0am -  5 pm\r\nSat 10:00-14:00") == WEEKDAYS_9_TO_5 + ((6, "10:00", "14:00"),)

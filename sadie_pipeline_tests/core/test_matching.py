@@ -200,6 +200,18 @@ def test_best_match_with_many_chain_branches_finds_the_right_one():
     assert m is not None and m.candidate_id == 9
 
 
+def test_best_match_finds_every_branch_of_a_large_chain():
+    # 60 branches (some spelled "Tim Horton's") among other places in one block: each probe finds its own
+    branches = [rec(i, "Tim Horton's" if i % 3 else "Tim Hortons", f"{i * 7} {['Main St', 'Queen St'][i % 2]}")
+                for i in range(1, 61)]
+    others = [rec(1000 + i, f"Place {i}", f"{i * 7} Main St") for i in range(1, 61)]
+    index = BlockIndex(others + branches)
+    for b in branches:
+        probe = rec(5000 + b.id, "TIM HORTONS", b.address1.replace(" St", " Street"))
+        m = index.best_match(probe, 0.8)
+        assert m is not None and m.candidate_id == b.id
+
+
 # --- match_against ----------------------------------------------------------------------------
 
 def test_match_against_finds_best_candidate_per_record():

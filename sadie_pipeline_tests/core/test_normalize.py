@@ -8,11 +8,13 @@ from sadie_pipeline.core.normalize import (
     PhoneError,
     apply_case,
     clean_whitespace,
+    country_code,
     match_key,
     normalize_email,
     normalize_url,
     phone_to_e164,
     split_list,
+    title_case,
 )
 
 
@@ -59,6 +61,45 @@ def test_apply_case_none_value_stays_none(mode):
 def test_apply_case_unknown_mode_raises():
     with pytest.raises(ValueError, match="unknown case mode"):
         apply_case("x", "sentence")
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("ANNE'S KITCHEN", "Anne's Kitchen"),          # str.title() gives "Anne'S"
+        ("ANNE\u2019S KITCHEN", "Anne\u2019s Kitchen"),
+        ("4TH STREET DINER", "4th Street Diner"),       # str.title() gives "4Th"
+        ("SAINT-JEAN B&B", "Saint-Jean B&B"),
+        ("(THE) DINER", "(The) Diner"),
+        ("CAFÉ ÉTÉ", "Café Été"),
+    ],
+)
+def test_title_case_word_by_word(value, expected):
+    assert title_case(value) == expected
+    assert apply_case(value, "title") == expected
+
+
+# --- country_code -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("CA", "CA"), ("ca", "CA"), ("CAN", "CA"), ("Canada", "CA"),
+        ("US", "US"), ("USA", "US"), ("U.S.A.", "US"), ("United States", "US"), ("united  states of america", "US"),
+        ("GB", "GB"), ("UK", "GB"), ("U.K.", "GB"), ("United Kingdom", "GB"),
+        ("IE", "IE"), ("IRL", "IE"), ("Ireland", "IE"),
+        ("FR", "FR"), ("France", "FR"), ("DEU", "DE"), ("Germany", "DE"), ("MEX", "MX"), ("México", "MX"),
+        ("NO", "NO"),                                    # any 2-letter code is taken as given
+    ],
+)
+def test_country_code(value, expected):
+    assert country_code(value) == expected
+
+
+@pytest.mark.parametrize("value", ["Atlantis", "XYZ", "C1", "Prince Edward Island", "U"])
+def test_country_code_unknown_raises(value):
+    with pytest.raises(ValueError, match="country"):
+        country_code(value)
 
 
 # --- match_key (seed rule: lower, strip punctuation, collapse spaces) ------------------------
@@ -142,7 +183,7 @@ def test_phone_error_is_a_value_error():
     assert issubclass(PhoneError, ValueError)
 
 
-@pytest.mark.parametrize("value", [None, ""])
+@pytest.mark.parametrize("value", [None, "", "   ", "\t\n"])
 def test_phone_empty_is_none(value):
     assert phone_to_e164(value) is None
 
@@ -154,6 +195,24 @@ def test_phone_explicit_foreign_country_code_is_not_turned_into_nanp():
 def test_phone_without_area_code_is_rejected():
     with pytest.raises(PhoneError):
         phone_to_e164("555-0142")
+
+
+@pytest.mark.parametrize("value, region", [("555 0142", "US"), ("+1 555 0142", "CA"), ("7946 0018", "GB")])
+def test_phone_local_only_numbers_are_rejected_in_every_region(value, region):
+    with pytest.raises(PhoneError):
+        phone_to_e164(value, region)
+
+
+@pytest.mark.parametrize(
+    "value, region, expected",
+    [
+        ("+45 33 12 34 56", "US", "+4533123456"),
+        ("+1 (902) 555-0142", "CA", "+19025550142"),   # +1 still takes the fast path
+        ("+1 902 555 0142", "GB", "+19025550142"),
+    ],
+)
+def test_phone_explicit_country_code_wins_over_region(value, region, expected):
+    assert phone_to_e164(value, region) == expected
 
 
 # --- normalize_url ----------------------------------------------------------------------------

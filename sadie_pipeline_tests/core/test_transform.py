@@ -203,8 +203,29 @@ def test_country_name_is_not_truncated_into_a_wrong_code(transformer):
     assert result.record is None or result.record["country"] == "US"
 
 
+@pytest.mark.parametrize(
+    "country, expected",
+    [("United States", "US"), ("Canada", "CA"), ("Ireland", "IE"), ("IRL", "IE"), ("UK", "GB"), ("fr", "FR")],
+)
+def test_country_names_and_three_letter_codes_mapped(transformer, country, expected):
+    assert ok(transformer(raw_record(Country=country)))["country"] == expected
+
+
+@pytest.mark.parametrize("country", ["Atlantis", "Prince Edward Island", "XYZ"])
+def test_unknown_country_is_invalid_type(transformer, country):
+    result = transformer(raw_record(Country=country))
+    assert error_types(result) == ["invalid_type"]
+    assert "country" in result.errors[0].message
+
+
 def test_title_casing_of_possessive(transformer):
     assert ok(transformer(raw_record(**{"Business Name": "ANNE'S KITCHEN"})))["name"] == "Anne's Kitchen"
+
+
+def test_title_casing_word_by_word(transformer):
+    rec = ok(transformer(raw_record(**{"Business Name": "  ANNE'S   4TH STREET B&B ", "Town": "SAINT-PIERRE"})))
+    assert rec["name"] == "Anne's 4th Street B&B"
+    assert rec["city"] == "Saint-Pierre"
 
 
 # --- validation errors ------------------------------------------------------------------------
@@ -329,6 +350,18 @@ def test_images_separated_by_newlines(transformer):
 def test_hours_separated_by_newlines(transformer):
     rec = ok(transformer(raw_record(Hours="Mon-Fri 11:00-21:00\nSat 12:00-22:00")))
     assert rec["hours"] == tuple((d, "11:00", "21:00") for d in range(1, 6)) + ((6, "12:00", "22:00"),)
+
+
+def test_multi_line_cells_clean_each_item(transformer):
+    rec = ok(transformer(raw_record(Photos="  a  photo.jpg\r\n\n b.jpg ", Hours=" Mon-Fri  11:00 - 21:00 \r\n\tSat 12:00-22:00\n")))
+    assert rec["images"] == ["a photo.jpg", "b.jpg"]
+    assert rec["hours"] == tuple((d, "11:00", "21:00") for d in range(1, 6)) + ((6, "12:00", "22:00"),)
+
+
+def test_multi_line_cells_hash_like_single_line_ones(transformer):
+    one_line = ok(transformer(raw_record(Photos="a.jpg | b.jpg", Hours="Mon-Fri 11:00-21:00; Sat 12:00-22:00")))
+    multi = ok(transformer(raw_record(Photos="a.jpg\nb.jpg", Hours="Mon-Fri 11:00-21:00\nSat 12:00-22:00")))
+    assert (multi["images_hash"], multi["hours_hash"]) == (one_line["images_hash"], one_line["hours_hash"])
 
 
 def test_bad_hours_is_invalid_type(transformer):

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sadie_pipeline.listings.review import approve_all, list_pending
 from sadie_pipeline_tests.listings.helpers import import_file, metadata, promote, register, sample
+
+pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
 
 def _live(database, slug):
@@ -68,8 +72,11 @@ def test_unchanged_reimport_changes_nothing(database, local_object_store, instan
     import_file(database, local_object_store, instance, "visit-pei", sample("visit-pei.csv"))
     with database.connect() as conn:
         before = conn.execute("SELECT count(*), max(updated_at) FROM public.listings").fetchone()
-    _, summary = import_file(database, local_object_store, instance, "visit-pei", sample("visit-pei.csv"))
+    result, summary = import_file(database, local_object_store, instance, "visit-pei", sample("visit-pei.csv"))
     assert summary["unchanged"] == 35
+    # Unchanged records reuse their earlier staging; the two bad rows are validated again.
+    assert metadata(result, "listing_stage")["records_reused"] == 38
+    assert summary["errors"] == 2
     assert summary["inserted"] == summary["updated"] == summary["deleted"] == 0
     with database.connect() as conn:
         after = conn.execute("SELECT count(*), max(updated_at) FROM public.listings").fetchone()

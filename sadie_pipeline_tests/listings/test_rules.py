@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
-from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
+from sadie_pipeline.listings.assets import listing_raw_files
 from sadie_pipeline.listings.review import approve, list_pending, reject
-from sadie_pipeline_tests.listings.helpers import import_file, metadata, promote, register, run_assets, drop_in_inbox, sample
+from sadie_pipeline_tests.listings.helpers import drop_in_inbox, import_file, metadata, promote, register, run_assets
+
+pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
 COLUMNS = ["Name", "Address", "City", "Phone", "Description", "Website"]
 CONFIG = {

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import boto3
+import pytest
 
 from sadie_pipeline_tests.listings.helpers import import_file, metadata, register, sample
+
+pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
 
 def test_import_stage_promote_on_s3(database, s3_object_store, s3_server, instance):

@@ -1,0 +1,43 @@
+"""The Database resource: configured server, environment, and the embedded server."""
+
+from __future__ import annotations
+
+import pytest
+
+from sadie_pipeline.migrations import upgrade
+from sadie_pipeline.resources.database import Database, to_sqlalchemy_url
+
+
+def test_explicit_url_wins_over_environment(monkeypatch, pg_url):
+    monkeypatch.setenv("SADIE_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
+    assert Database(url=pg_url).resolved_url() == pg_url
+
+
+def test_environment_url_is_read_at_use_time(monkeypatch, pg_url):
+    db = Database()
+    monkeypatch.setenv("SADIE_DATABASE_URL", pg_url)
+    with db.connect() as conn:
+        assert conn.execute("SELECT current_database()").fetchone()[0] == pg_url.rsplit("/", 1)[-1]
+
+
+def test_sqlalchemy_urls_for_each_driver():
+    assert to_sqlalchemy_url("postgresql://u@h:5432/d") == "postgresql+psycopg://u@h:5432/d"
+    assert to_sqlalchemy_url("postgres://u@h/d", "psycopg2") == "postgresql+psycopg2://u@h/d"
+
+
+@pytest.mark.slow
+def test_embedded_server_when_nothing_is_configured(tmp_path, monkeypatch):
+    import pgserver
+
+    monkeypatch.delenv("SADIE_DATABASE_URL", raising=False)
+    monkeypatch.setenv("SADIE_HOME", str(tmp_path / "home"))
+    db = Database()
+    try:
+        url = db.resolved_url()
+        assert str(tmp_path / "home" / "pg") in url
+        assert upgrade(url) == ["0001_public", "0002_pipeline", "0003_staging"]
+        assert upgrade(url) == []
+        with db.connect() as conn:
+            assert conn.execute("SELECT count(*) FROM public.ref_days").fetchone()[0] == 7
+    finally:
+        pgserver.get_server(str(tmp_path / "home" / "pg"), cleanup_mode="stop").cleanup()
