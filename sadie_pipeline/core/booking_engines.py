@@ -1,0 +1,789 @@
+"""Booking-engine detection for hotel websites (seed 000, "Stage 2: Detect"), as pure logic.
+
+No Dagster, no network. Given what a fetch saw — the final URL, the HTML and, when a browser was
+used, the request URLs, cookies and JS globals it observed — tell which booking engine(s) the
+hotel uses, with the best booking URL, how it was found and how sure we are. Also the two helpers
+the detect stage needs around it: `needs_javascript` (httpx first, Playwright only when this says
+so) and `strip_to_text` (the <= 50 KB plain text stored per hotel).
+
+The catalogue is `sadie_pipeline/data/booking_engines.json` (tiers and signals are documented
+there). It is loaded once and compiled into lookup tables, so a page costs one HTML parse plus
+one dictionary walk per URL — never a loop over every engine for every link:
+
+* hosts: an exact table of vendor (marketing) hosts and a suffix table of booking hosts; a URL's
+  host is looked up label by label (`a.hotels.cloudbeds.com` -> `hotels.cloudbeds.com` -> ...);
+* patterns: every engine's `link_patterns`, `script_srcs` and `iframe_srcs` in one combined
+  regex with a named group per engine, run only on off-site URLs (white-label hosts such as a
+  SynXis `reservations.hotel.com/?chain=..&hotel=..`);
+* inline scripts and event handlers: one pass of a `//host` regex feeding the same host table,
+  plus substring checks for the catalogue's JS globals.
+
+Typical cost is about a millisecond per page; see the tests and `benchmarks/detection.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Iterable, Mapping
+from urllib.parse import urlencode, urljoin
+
+from selectolax.lexbor import LexborHTMLParser
+
+__all__ = [
+    "METHODS",
+    "BookingEngine",
+    "Detection",
+    "PageAnalysis",
+    "analyze",
+    "detect",
+    "engine_by_name",
+    "load_catalogue",
+    "needs_javascript",
+    "strip_to_text",
+]
+
+#: The detection methods stored in hotel_booking_engines.detection_method.
+METHODS = ("link", "form", "iframe", "script", "js_global", "cookie", "request")
+
+CATALOGUE_RESOURCE = "data/booking_engines.json"
+TEXT_MAX_BYTES = 50_000
+
+# Confidence of one piece of evidence, by where it was found.
+_CONF_FINAL_URL = 1.0  # the page itself is on the engine (redirected to it)
+_CONF_FORM = 0.95
+_CONF_IFRAME = 0.95
+_CONF_LINK_INTENT = 0.95  # an <a> whose text/label says "book", "reserve", ...
+_CONF_LINK = 0.9
+_CONF_SCRIPT = 0.85
+_CONF_REQUEST = 0.8
+_CONF_JS_GLOBAL = 0.8  # observed by the browser
+_CONF_INLINE = 0.75  # a URL inside an inline script or an onclick handler
+_CONF_JS_GLOBAL_INLINE = 0.7  # a global's name used in an inline script
+_CONF_HINT = 0.6  # <link rel=preconnect|dns-prefetch|preload|stylesheet>
+_CONF_COOKIE = 0.6
+_CONF_VENDOR = 0.4  # a link to the vendor's marketing site ("powered by ...")
+_PATTERN_ONLY_FACTOR = 0.85  # matched by a pattern on a white-label host, not by a known host
+_MULTI_METHOD_BONUS = 0.03  # per extra distinct method that saw the same engine
+
+# Booking-URL preference (lower is better) by where the URL was found.
+_RANK_FINAL, _RANK_LINK_INTENT, _RANK_IFRAME, _RANK_FORM, _RANK_LINK, _RANK_INLINE, _RANK_REQUEST = range(7)
+
+_LODGING_CATEGORIES = frozenset({"hotel_booking_engine", "crs", "vacation_rental"})
+_CATEGORIES = _LODGING_CATEGORIES | {"activities"}
+
+_HOST_RE = re.compile(r"^(?:[a-z][a-z0-9+.\-]*:)?//([^/?#\\\s'\"<>]+)")
+_INLINE_URL_RE = re.compile(r"//([a-z0-9][a-z0-9\-]*(?:\.[a-z0-9\-]+)+)((?:[/?#][^\s\"'<>`\\)]*)?)", re.I)
+_SKIP_HREF_PREFIXES = ("#", "mailto:", "tel:", "sms:", "data:", "whatsapp:", "fax:")
+_ASSET_RE = re.compile(
+    r"\.(?:js|mjs|css|png|jpe?g|gif|webp|svg|ico|woff2?|ttf|eot|otf|map|json|mp4|webm|mp3)(?:[?#]|$)"
+)
+_INTENT_RE = re.compile(
+    r"\bbook(?:ing)?s?\b|\bbook ?now\b|\breserv(?:e|ation|ations|ar|ieren|er)\b|\bavailability\b"
+    r"|\bcheck[ -]?in\b|\bbuchen\b|\bprenota\b|\br[ée]server\b"
+)
+_HINT_RELS = frozenset({"preconnect", "dns-prefetch", "preload", "prefetch", "stylesheet", "modulepreload"})
+_EVENT_ATTRS = ("onclick", "data-href", "data-url", "data-link", "data-booking-url", "data-src")
+_WS_RE = re.compile(r"\s+")
+
+
+# --- catalogue ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class BookingEngine:
+    """One catalogue entry (see the JSON's top-level comment for what each signal means)."""
+
+    name: str
+    tier: int
+    category: str
+    domains: tuple[str, ...]
+    vendor_hosts: tuple[str, ...] = ()
+    script_srcs: tuple[str, ...] = ()
+    link_patterns: tuple[str, ...] = ()
+    iframe_srcs: tuple[str, ...] = ()
+    js_globals: tuple[str, ...] = ()
+    cookies: tuple[str, ...] = ()
+    comment: str = ""
+    website: str | None = None
+
+    @property
+    def signal_count(self) -> int:
+        return sum(len(s) for s in (self.domains, self.script_srcs, self.link_patterns,
+                                    self.iframe_srcs, self.js_globals, self.cookies))
+
+
+def _parse_engine(raw: Mapping[str, Any]) -> BookingEngine:
+    def strings(key: str, lower: bool = True) -> tuple[str, ...]:
+        values = raw.get(key) or []
+        if not isinstance(values, list) or not all(isinstance(v, str) and v for v in values):
+            raise ValueError(f"booking engine {raw.get('name')!r}: {key} must be a list of non-empty strings")
+        return tuple(v.strip().lower() if lower else v.strip() for v in values)
+
+    engine = BookingEngine(
+        name=str(raw["name"]),
+        tier=int(raw["tier"]),
+        category=str(raw.get("category", "hotel_booking_engine")),
+        domains=strings("domains"),
+        vendor_hosts=strings("vendor_hosts"),
+        script_srcs=strings("script_srcs"),
+        link_patterns=strings("link_patterns", lower=False),
+        iframe_srcs=strings("iframe_srcs"),
+        js_globals=strings("js_globals", lower=False),
+        cookies=strings("cookies"),
+        comment=str(raw.get("comment", "")),
+        website=raw.get("website"),
+    )
+    if engine.tier not in (1, 2):
+        raise ValueError(f"booking engine {engine.name!r}: tier must be 1 or 2")
+    if engine.category not in _CATEGORIES:
+        raise ValueError(f"booking engine {engine.name!r}: unknown category {engine.category!r}")
+    if engine.signal_count == 0:
+        raise ValueError(f"booking engine {engine.name!r} has no signal")
+    return engine
+
+
+@cache
+def load_catalogue() -> tuple[BookingEngine, ...]:
+    """The booking engines of the bundled catalogue, sorted by name (loaded once)."""
+    text = resources.files("sadie_pipeline").joinpath(CATALOGUE_RESOURCE).read_text(encoding="utf-8")
+    engines = tuple(_parse_engine(raw) for raw in json.loads(text)["engines"])
+    names = [e.name.lower() for e in engines]
+    if len(set(names)) != len(names):
+        raise ValueError("booking engine names must be unique")
+    return engines
+
+
+def engine_by_name(name: str) -> BookingEngine | None:
+    """The catalogue entry called `name` (case-insensitive), or None."""
+    return _index().by_name.get(name.lower())
+
+
+class _Index:
+    """The catalogue compiled into lookup tables (built once, see `_index`)."""
+
+    def __init__(self, engines: tuple[BookingEngine, ...]):
+        self.engines = engines
+        self.by_name = {e.name.lower(): e for e in engines}
+        self.domains: dict[str, int] = {}
+        self.vendors: dict[str, int] = {}
+        self.engine_patterns: list[re.Pattern[str] | None] = []
+        self.globals: list[tuple[str, int, re.Pattern[str]]] = []
+        self.global_names: dict[str, int] = {}
+        self.cookie_prefixes: list[tuple[str, int]] = []
+        alternatives: list[str] = []
+        self.group_engine: dict[str, int] = {}
+        for i, e in enumerate(engines):
+            for d in e.domains:
+                if self.domains.setdefault(d.lstrip("*.").strip("."), i) != i:
+                    raise ValueError(f"domain {d!r} is claimed by two booking engines")
+            for h in e.vendor_hosts:
+                if self.vendors.setdefault(h, i) != i:
+                    raise ValueError(f"vendor host {h!r} is claimed by two booking engines")
+            parts = [*e.link_patterns, *(re.escape(s) for s in (*e.script_srcs, *e.iframe_srcs))]
+            for p in parts:
+                try:
+                    re.compile(p)
+                except re.error as exc:
+                    raise ValueError(f"booking engine {e.name!r}: bad pattern {p!r}: {exc}") from None
+            self.engine_patterns.append(re.compile("|".join(f"(?:{p})" for p in parts), re.I) if parts else None)
+            if parts:
+                group = f"e{i}"
+                self.group_engine[group] = i
+                alternatives.append(f"(?P<{group}>{'|'.join(f'(?:{p})' for p in parts)})")
+            for g in e.js_globals:
+                boundary = re.compile(rf"(?<![\w$]){re.escape(g)}(?![\w$])")
+                self.globals.append((g, i, boundary))
+                self.global_names.setdefault(g, i)
+                root = g.split(".", 1)[0]
+                if len(root) >= 4:
+                    self.global_names.setdefault(root, i)
+            self.cookie_prefixes.extend((c, i) for c in e.cookies)
+        self.patterns = re.compile("|".join(alternatives), re.I) if alternatives else None
+
+    def host_engine(self, host: str) -> int | None:
+        """The engine whose booking domain is `host` or one of its parents."""
+        domains = self.domains
+        while True:
+            idx = domains.get(host)
+            if idx is not None:
+                return idx
+            dot = host.find(".")
+            if dot < 0:
+                return None
+            host = host[dot + 1:]
+            if "." not in host:  # never match a bare TLD
+                return None
+
+    def classify(self, url_lower: str, check_patterns: bool = True) -> tuple[int, float] | None:
+        """(engine index, strength) for a lower-cased absolute URL; strength 1.0 for a known
+        booking host, _PATTERN_ONLY_FACTOR for a white-label pattern hit, _CONF_VENDOR-ish weak
+        evidence (returned as 0.0) for a vendor marketing host."""
+        host = _host(url_lower)
+        if host:
+            idx = self.vendors.get(host)
+            if idx is not None:
+                pattern = self.engine_patterns[idx]
+                return (idx, 1.0) if pattern is not None and pattern.search(url_lower) else (idx, 0.0)
+            idx = self.host_engine(host)
+            if idx is not None:
+                return idx, 1.0
+        if check_patterns and self.patterns is not None:
+            m = self.patterns.search(url_lower)
+            if m is not None:
+                return self.group_engine[m.lastgroup], _PATTERN_ONLY_FACTOR
+        return None
+
+
+@cache
+def _index() -> _Index:
+    return _Index(load_catalogue())
+
+
+def _host(url_lower: str) -> str | None:
+    m = _HOST_RE.match(url_lower)
+    if m is None:
+        return None
+    host = m.group(1).rsplit("@", 1)[-1]
+    if host.startswith("["):
+        return None
+    return host.split(":", 1)[0].rstrip(".") or None
+
+
+# --- results --------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """A booking engine found on a page.
+
+    `method` is how the strongest evidence was found (one of METHODS), `methods` every method
+    that saw this engine, `evidence` the URL or name that matched for the strongest evidence,
+    `booking_url` the best absolute link/form/iframe URL into the engine (None when the engine
+    was only seen as a script, global, cookie or vendor link)."""
+
+    name: str
+    tier: int
+    booking_url: str | None
+    method: str
+    confidence: float
+    methods: tuple[str, ...]
+    evidence: str
+    category: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageAnalysis:
+    """Everything the detect stage needs from one page, from a single parse."""
+
+    detections: tuple[Detection, ...]
+    needs_javascript: bool
+    text: str
+    #: same-site links whose text says "book"/"reserve" (the fetcher may follow one hop)
+    booking_links: tuple[str, ...] = ()
+
+    @property
+    def primary(self) -> Detection | None:
+        return self.detections[0] if self.detections else None
+
+
+class _Collector:
+    """Evidence per engine while a page is scanned."""
+
+    __slots__ = ("index", "evidence", "order")
+
+    def __init__(self, index: _Index):
+        self.index = index
+        # engine -> [best_conf, best_method, best_evidence, methods(set), count, candidates(list)]
+        self.evidence: dict[int, list[Any]] = {}
+        self.order = 0
+
+    def add(self, idx: int, method: str, conf: float, evidence: str,
+            booking_url: str | None = None, rank: int = 99) -> None:
+        self.order += 1
+        entry = self.evidence.get(idx)
+        if entry is None:
+            entry = self.evidence[idx] = [conf, method, evidence, {method}, 0, [], self.order]
+        elif conf > entry[0]:
+            entry[0], entry[1], entry[2] = conf, method, evidence
+        entry[3].add(method)
+        if conf > _CONF_VENDOR:
+            entry[4] += 1
+        if booking_url is not None:
+            specific = 0 if _is_specific(booking_url) else 1
+            entry[5].append((rank, specific, self.order, booking_url))
+
+    def url(self, url: str, method: str, conf: float, rank: int | None = None,
+            base_strength: float | None = None, check_patterns: bool = True) -> bool:
+        """Classify one absolute URL and record it; True when it belonged to an engine."""
+        hit = self.index.classify(url.lower(), check_patterns) if base_strength is None else None
+        if hit is None:
+            return False
+        idx, strength = hit
+        if strength == 0.0:  # vendor marketing host: weak, never a booking URL
+            self.add(idx, method, _CONF_VENDOR, url)
+            return True
+        booking = url if rank is not None and not _ASSET_RE.search(url.lower()) else None
+        self.add(idx, method, round(conf * strength, 3), url, booking, rank if rank is not None else 99)
+        return True
+
+    def results(self) -> list[Detection]:
+        engines = self.index.engines
+        out: list[tuple[tuple, Detection]] = []
+        for idx, (conf, method, evidence, methods, count, candidates, first) in self.evidence.items():
+            e = engines[idx]
+            strong_methods = len(methods)
+            confidence = min(1.0, conf + _MULTI_METHOD_BONUS * (strong_methods - 1)) if count else conf
+            booking_url = min(candidates)[3] if candidates else None
+            det = Detection(
+                name=e.name, tier=e.tier, booking_url=booking_url, method=method,
+                confidence=round(confidence, 3),
+                methods=tuple(m for m in METHODS if m in methods),
+                evidence=evidence, category=e.category,
+            )
+            key = (e.category not in _LODGING_CATEGORIES, -det.confidence, -count, first)
+            out.append((key, det))
+        out.sort(key=lambda kv: kv[0])
+        return [d for _, d in out]
+
+
+def _is_specific(url: str) -> bool:
+    """A URL that names something (a property id, a path) rather than a bare host."""
+    m = _HOST_RE.match(url.lower())
+    rest = url[m.end():] if m else url
+    return rest not in ("", "/") and not rest.startswith("#")
+
+
+# --- page scanning --------------------------------------------------------------------------
+
+class _Page:
+    """One parsed page and its base URL."""
+
+    __slots__ = ("tree", "final_url", "base", "base_host", "base_is_engine", "site_host")
+
+    def __init__(self, html: str | bytes | None, final_url: str | None):
+        if isinstance(html, (bytes, bytearray)):
+            html = bytes(html).decode("utf-8", errors="replace")
+        self.tree = LexborHTMLParser(html or "")
+        self.final_url = (final_url or "").strip()
+        base = self.final_url
+        base_node = self.tree.css_first("base[href]")
+        if base_node is not None:
+            href = (base_node.attributes.get("href") or "").strip()
+            if href:
+                base = urljoin(base, href) if base else href
+        self.base = base
+        self.base_host = _host(base.lower()) if base else None
+        self.site_host = _host(self.final_url.lower()) if self.final_url else self.base_host
+        self.base_is_engine = bool(self.base_host) and _index().classify(base.lower(), False) is not None
+
+    def absolute(self, url: str) -> str | None:
+        """An absolute http(s) URL for an attribute value, None for in-page/other schemes."""
+        url = url.strip()
+        if not url or url.startswith(_SKIP_HREF_PREFIXES):
+            return None
+        low = url[:12].lower()
+        if low.startswith(("http://", "https://")):
+            return url
+        if url.startswith("//"):
+            scheme = "http:" if self.base.lower().startswith("http:") else "https:"
+            return scheme + url
+        if low.startswith("javascript:") or ":" in low.split("/", 1)[0]:
+            return None
+        return urljoin(self.base, url) if self.base else None
+
+    def offsite(self, url_lower: str) -> bool:
+        host = _host(url_lower)
+        return host is not None and host != self.site_host
+
+
+def _anchor_intent(node) -> bool:
+    attrs = node.attributes
+    label = " ".join(v for v in (attrs.get("title"), attrs.get("aria-label"), attrs.get("class"),
+                                 attrs.get("id")) if v)
+    text = node.text(deep=True, separator=" ", strip=True)
+    return bool(_INTENT_RE.search(f"{text} {label}".lower()))
+
+
+def _form_url(node, action: str) -> str:
+    """A GET form's action with its hidden inputs as the query (the property id usually is one)."""
+    method = (node.attributes.get("method") or "get").strip().lower()
+    if method != "get":
+        return action
+    pairs = []
+    for inp in node.css("input[type=hidden][name]"):
+        a = inp.attributes
+        name, value = a.get("name"), a.get("value")
+        if name and value is not None and f"{name}=" not in action:
+            pairs.append((name, value))
+    if not pairs:
+        return action
+    sep = "&" if "?" in action else "?"
+    if action.endswith(("?", "&")):
+        sep = ""
+    return action + sep + urlencode(pairs)
+
+
+def _scan(page: _Page, collector: _Collector) -> tuple[list[str], int]:
+    """Walk the page's links, forms, frames and scripts; returns (same-site booking links,
+    number of external scripts)."""
+    booking_links: list[str] = []
+    index = collector.index
+    tree = page.tree
+    inline: list[str] = []
+
+    def consider(raw: str | None, method: str, conf: float, rank: int | None) -> str | None:
+        if not raw:
+            return None
+        url = page.absolute(raw)
+        if url is None:
+            if raw.lstrip()[:11].lower() == "javascript:":
+                inline.append(raw)
+            return None
+        low = url.lower()
+        offsite = page.offsite(low)
+        if not offsite and not page.base_is_engine:
+            return url  # same-site link: neither a known host nor a white-label engine
+        collector.url(url, method, conf, rank, check_patterns=offsite)
+        return None
+
+    for node in tree.css("a[href], area[href]"):
+        href = node.attributes.get("href")
+        if not href:
+            continue
+        url = page.absolute(href)
+        if url is None:
+            if href.lstrip()[:11].lower() == "javascript:":
+                inline.append(href)
+            continue
+        low = url.lower()
+        offsite = page.offsite(low)
+        if not offsite and not page.base_is_engine:
+            if len(booking_links) < 5 and _anchor_intent(node) and url not in booking_links:
+                booking_links.append(url)
+            continue
+        hit = index.classify(low, check_patterns=offsite)
+        if hit is None:
+            continue
+        intent = hit[1] > 0.0 and _anchor_intent(node)
+        collector.url(url, "link", _CONF_LINK_INTENT if intent else _CONF_LINK,
+                      _RANK_LINK_INTENT if intent else _RANK_LINK, check_patterns=offsite)
+
+    for node in tree.css("form[action]"):
+        action = node.attributes.get("action")
+        url = page.absolute(action or "")
+        if url is None:
+            continue
+        low = url.lower()
+        offsite = page.offsite(low)
+        if not offsite and not page.base_is_engine:
+            continue
+        if index.classify(low, check_patterns=offsite) is not None:
+            collector.url(_form_url(node, url), "form", _CONF_FORM, _RANK_FORM, check_patterns=offsite)
+
+    for node in tree.css("iframe, frame"):
+        attrs = node.attributes
+        for key in ("src", "data-src", "data-lazy-src"):
+            consider(attrs.get(key), "iframe", _CONF_IFRAME, _RANK_IFRAME)
+
+    external_scripts = 0
+    for node in tree.css("script"):
+        attrs = node.attributes
+        src = attrs.get("src") or attrs.get("data-src")
+        if src:
+            external_scripts += 1
+            consider(src, "script", _CONF_SCRIPT, None)
+        else:
+            body = node.text(deep=False)
+            if body:
+                inline.append(body)
+
+    for node in tree.css("link[href]"):
+        rel = (node.attributes.get("rel") or "").lower().split()
+        if any(r in _HINT_RELS for r in rel):
+            consider(node.attributes.get("href"), "script", _CONF_HINT, None)
+
+    for attr in _EVENT_ATTRS:
+        for node in tree.css(f"[{attr}]"):
+            if attr == "data-src" and node.tag in ("iframe", "frame", "script", "img"):
+                continue
+            value = node.attributes.get(attr)
+            if value:
+                inline.append(value)
+
+    if inline:
+        _scan_inline("\n".join(inline), page, collector)
+    return booking_links, external_scripts
+
+
+def _scan_inline(text: str, page: _Page, collector: _Collector) -> None:
+    """URLs and JS globals inside inline scripts, onclick handlers and data attributes."""
+    index = collector.index
+    if "\\/" in text:
+        text = text.replace("\\/", "/")
+    seen: set[str] = set()
+    for m in _INLINE_URL_RE.finditer(text):
+        host = m.group(1).lower()
+        rest = m.group(2)
+        key = host + rest
+        if key in seen:
+            continue
+        seen.add(key)
+        if host == page.site_host:
+            continue
+        start = m.start()
+        scheme = "http:" if text[max(0, start - 5):start].lower() == "http:" else "https:"
+        url = f"{scheme}//{m.group(1)}{rest}"
+        low = url.lower()
+        asset = bool(_ASSET_RE.search(low))
+        collector.url(url, "script", _CONF_INLINE, None if asset else _RANK_INLINE)
+    for name, idx, boundary in index.globals:
+        if name in text and boundary.search(text):
+            collector.add(idx, "js_global", _CONF_JS_GLOBAL_INLINE, name)
+
+
+def _scan_browser(collector: _Collector, request_urls: Iterable[str], cookies: Iterable[Any],
+                  js_globals: Iterable[str]) -> None:
+    """Evidence a browser observed: network requests, cookies and window globals."""
+    index = collector.index
+    for url in request_urls or ():
+        if not url or not isinstance(url, str):
+            continue
+        low = url.lower()
+        if not low.startswith(("http://", "https://")):
+            continue
+        rank = None if _ASSET_RE.search(low) else _RANK_REQUEST
+        collector.url(url, "request", _CONF_REQUEST, rank)
+    for cookie in cookies or ():
+        name, domain = _cookie_fields(cookie)
+        if domain:
+            idx = index.host_engine(domain.lower().lstrip("."))
+            if idx is not None:
+                collector.add(idx, "cookie", _CONF_COOKIE, f"{name}@{domain}" if name else domain)
+                continue
+        if name:
+            low = name.lower()
+            for prefix, idx in index.cookie_prefixes:
+                if low.startswith(prefix):
+                    collector.add(idx, "cookie", _CONF_COOKIE, name)
+                    break
+    for name in js_globals or ():
+        if not name or not isinstance(name, str):
+            continue
+        idx = index.global_names.get(name)
+        if idx is None:
+            idx = index.global_names.get(name.split(".", 1)[0])
+        if idx is not None:
+            collector.add(idx, "js_global", _CONF_JS_GLOBAL, name)
+
+
+def _cookie_fields(cookie: Any) -> tuple[str | None, str | None]:
+    """(name, domain) from a cookie name, a (name, domain) pair or a Playwright cookie dict."""
+    if isinstance(cookie, str):
+        return cookie, None
+    if isinstance(cookie, Mapping):
+        return cookie.get("name"), cookie.get("domain")
+    if isinstance(cookie, (tuple, list)) and cookie:
+        return cookie[0], cookie[1] if len(cookie) > 1 else None
+    return None, None
+
+
+# --- public API -----------------------------------------------------------------------------
+
+def detect(
+    html: str | bytes | None,
+    final_url: str | None = None,
+    *,
+    request_urls: Iterable[str] = (),
+    cookies: Iterable[Any] = (),
+    js_globals: Iterable[str] = (),
+    min_confidence: float = 0.0,
+) -> list[Detection]:
+    """The booking engines a page reveals, best first (empty list: no engine, seed status 99).
+
+    `final_url` is the URL after redirects (relative links resolve against it, or against the
+    page's <base href>); `request_urls`, `cookies` (names, (name, domain) pairs or Playwright
+    cookie dicts) and `js_globals` (window property names) are what a browser observed, when
+    one was used. Ordering: lodging engines before activity tools, then confidence, then the
+    amount of evidence, then first appearance in the page."""
+    collector = _Collector(_index())
+    page = _Page(html, final_url) if html or final_url else None
+    if page is not None:
+        _scan_final_url(page, collector)
+        if html:
+            _scan(page, collector)
+    _scan_browser(collector, request_urls, cookies, js_globals)
+    return [d for d in collector.results() if d.confidence >= min_confidence]
+
+
+def _scan_final_url(page: _Page, collector: _Collector) -> None:
+    if page.final_url:
+        collector.url(page.final_url, "link", _CONF_FINAL_URL, _RANK_FINAL)
+
+
+def analyze(
+    html: str | bytes | None,
+    final_url: str | None = None,
+    *,
+    request_urls: Iterable[str] = (),
+    cookies: Iterable[Any] = (),
+    js_globals: Iterable[str] = (),
+    max_text_bytes: int = TEXT_MAX_BYTES,
+) -> PageAnalysis:
+    """detect() + needs_javascript() + strip_to_text() from one parse of the page."""
+    collector = _Collector(_index())
+    page = _Page(html, final_url)
+    _scan_final_url(page, collector)
+    booking_links, external_scripts = _scan(page, collector) if html else ([], 0)
+    _scan_browser(collector, request_urls, cookies, js_globals)
+    detections = tuple(collector.results())
+    structural = _js_structural_signals(page, html)
+    text = _visible_text(page.tree)
+    js = _needs_js(structural, text, detections, external_scripts, page)
+    return PageAnalysis(detections=detections, needs_javascript=js,
+                        text=_truncate_utf8(text, max_text_bytes), booking_links=tuple(booking_links))
+
+
+# --- needs_javascript ------------------------------------------------------------------------
+
+_SPA_ROOTS = ("#root", "#app", "#__next", "#__nuxt", "#___gatsby", "#svelte", "#q-app", "app-root",
+              "[ng-app]", "[data-reactroot]", "#main-app", "#application")
+_NOSCRIPT_JS_RE = re.compile(
+    r"enable javascript|javascript (?:is |must be )?(?:required|disabled|enabled)|requires? javascript"
+    r"|turn on javascript|activate javascript|javascript to run this app|javascript aktivieren"
+    r"|activez (?:le )?javascript|habilita(?:r)? (?:el )?javascript|abilita(?:re)? javascript"
+    r"|support javascript|javascript-enabled",
+    re.I,
+)
+_CHALLENGE_MARKERS = ("cf-browser-verification", "/cdn-cgi/challenge-platform/", "challenges.cloudflare.com",
+                      "_incapsula_resource", "captcha-delivery.com", "cf_chl_opt", "px-captcha")
+_CHALLENGE_TITLES = ("just a moment", "attention required", "access denied", "checking your browser",
+                     "please wait", "one moment, please")
+_MIN_TEXT_CHARS = 250  # below this a page with scripts is treated as script-rendered
+_SPA_TEXT_CHARS = 1_000
+_NOSCRIPT_TEXT_CHARS = 2_500
+
+
+def needs_javascript(html: str | bytes | None) -> bool:
+    """True when the page must be rendered by a browser to be judged: a near-empty body, an
+    empty SPA root (<div id="root"></div> + bundles), an "enable JavaScript" noscript on a thin
+    page, a bot challenge, a booking widget only loaded by a script loader, or "Book now"
+    buttons that lead nowhere without JavaScript."""
+    if not html or len(html.strip() if isinstance(html, str) else bytes(html).strip()) < 200:
+        return True
+    page = _Page(html, None)
+    collector = _Collector(_index())
+    _, external_scripts = _scan(page, collector)
+    detections = tuple(collector.results())
+    structural = _js_structural_signals(page, html)
+    return _needs_js(structural, _visible_text(page.tree), detections, external_scripts, page)
+
+
+@dataclass(slots=True)
+class _Structure:
+    challenge: bool
+    empty_spa_root: bool
+    noscript_js: bool
+    dead_booking_button: bool
+
+
+def _js_structural_signals(page: _Page, html: str | bytes | None) -> _Structure:
+    tree = page.tree
+    title_node = tree.css_first("title")
+    title = title_node.text(strip=True).lower() if title_node is not None else ""
+    head_html = ""
+    if html:
+        raw = html if isinstance(html, str) else bytes(html).decode("utf-8", errors="replace")
+        head_html = raw[:20_000].lower()
+    challenge = any(m in head_html for m in _CHALLENGE_MARKERS) or (
+        bool(title) and any(title.startswith(t) for t in _CHALLENGE_TITLES) and len(head_html) < 20_000
+    )
+    empty_root = False
+    for selector in _SPA_ROOTS:
+        node = tree.css_first(selector)
+        if node is not None and len(node.text(deep=True, strip=True)) < 40:
+            empty_root = True
+            break
+    noscript_js = any(_NOSCRIPT_JS_RE.search(n.text(deep=True) or "") for n in tree.css("noscript"))
+    dead = False
+    for node in tree.css("a, button"):
+        attrs = node.attributes
+        if node.tag == "a":
+            href = (attrs.get("href") or "").strip().lower()
+            if href and not href.startswith(("#", "javascript:")):
+                continue
+        elif (attrs.get("type") or "").lower() == "submit" and _inside_form_with_action(node):
+            continue
+        if _anchor_intent(node):
+            dead = True
+            break
+    return _Structure(challenge, empty_root, noscript_js, dead)
+
+
+def _inside_form_with_action(node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.tag == "form":
+            return bool((parent.attributes.get("action") or "").strip())
+        parent = parent.parent
+    return False
+
+
+def _needs_js(s: _Structure, text: str, detections: tuple[Detection, ...], external_scripts: int,
+              page: _Page) -> bool:
+    if s.challenge:
+        return True
+    n = len(text)
+    has_scripts = external_scripts > 0 or page.tree.css_first("script") is not None
+    if n < _MIN_TEXT_CHARS and has_scripts:
+        return True
+    if n < 60:
+        return True
+    if s.empty_spa_root and n < _SPA_TEXT_CHARS and has_scripts:
+        return True
+    if s.noscript_js and n < _NOSCRIPT_TEXT_CHARS:
+        return True
+    lodging = [d for d in detections if d.category in _LODGING_CATEGORIES and d.confidence > _CONF_VENDOR]
+    if lodging and all(d.booking_url is None for d in lodging):
+        return True  # a widget loaded by script: only a browser shows where it books
+    if not lodging and s.dead_booking_button and has_scripts:
+        return True  # "Book now" wired up by JavaScript (tag managers, widget loaders)
+    return False
+
+
+# --- strip_to_text ---------------------------------------------------------------------------
+
+_INVISIBLE_TAGS = ["script", "style", "noscript", "template", "svg", "iframe", "object", "embed",
+                   "canvas", "head"]
+
+
+def _visible_text(tree: LexborHTMLParser) -> str:
+    """Visible text of the parsed page, whitespace collapsed (mutates the tree: call last)."""
+    tree.strip_tags(_INVISIBLE_TAGS)
+    root = tree.body if tree.body is not None else tree.root
+    if root is None:
+        return ""
+    raw = root.text(deep=True, separator=" ")
+    return _WS_RE.sub(" ", raw).strip()
+
+
+def _truncate_utf8(text: str, max_bytes: int) -> str:
+    if max_bytes <= 0:
+        return ""
+    if len(text) * 4 <= max_bytes:  # cannot exceed even if every char took 4 bytes
+        return text
+    data = text.encode("utf-8")
+    if len(data) <= max_bytes:
+        return text
+    return data[:max_bytes].decode("utf-8", errors="ignore").rstrip()
+
+
+def strip_to_text(html: str | bytes | None, max_bytes: int = TEXT_MAX_BYTES) -> str:
+    """The page's visible text (no scripts, styles, noscript or templates), whitespace collapsed,
+    truncated to `max_bytes` of UTF-8 without splitting a character (seed: <= 50 KB per hotel)."""
+    if not html:
+        return ""
+    if isinstance(html, (bytes, bytearray)):
+        html = bytes(html).decode("utf-8", errors="replace")
+    return _truncate_utf8(_visible_text(LexborHTMLParser(html)), max_bytes)
