@@ -28,6 +28,8 @@ Layout of ``generate(n, seed)`` (rows are dicts with ``COLUMNS`` keys, ``entity`
   "Street", "N" / "North"), a suite number, Serper's ", City, ST zip" tail, city as
   "St." / "Saint", state as code or name, six phone formats, missing phones, websites, addresses
   and coordinates (DMO: 60 % have coordinates, CSV: none).
+* About 3 % of the chain properties are dual-branded sites: a second hotel of the same group (a
+  Hampton Inn and a Homewood Suites) at the same address and coordinates, a separate entity.
 * Distinct hotels never share a phone except the chains' central and the groups' office numbers;
   two distinct independents in a city may share a name.
 """
@@ -252,6 +254,7 @@ class _Generator:
         self.rng = random.Random(seed)
         self.phones_used: set[str] = set()
         self.place_ids_used: set[str] = set()
+        self.domains_used: set[str] = set()
         self.rows: list[dict] = []
         self.dmo_seq = 0
         self.csv_seq = 0
@@ -282,7 +285,7 @@ class _Generator:
             zip3 = min(999, st[7] + rng.randrange(0, 9))
             self.cities.append((name, st, lat, lng, zip3))
         # Zipf-like sizes: weight 1 / rank, the largest holding ~2 % of the hotels.
-        self.city_weights = [1.0 / (r + 1) ** 0.85 for r in range(count)]
+        self.city_weights = [1.0 / (r + 1) ** 0.7 for r in range(count)]
         total = 0.0
         self.city_cum = []
         for w in self.city_weights:
@@ -348,28 +351,44 @@ class _Generator:
                 self._chain(hotel, per_city_names.setdefault(ci, {}))
             else:
                 self._independent(hotel, groups)
-            # sources
-            r = rng.random()
-            if r < 0.80:
-                sources = [rng.choice(_SINGLE_SOURCE)]
-            elif r < 0.94:
-                sources = rng.sample(_SOURCES, 2)
-            else:
-                sources = list(_SOURCES)
-            first = True
-            for src in sources:
-                self._emit(hotel, src, first)
-                first = False
-                if src == "serper" and rng.random() < 0.01:
-                    self._emit(hotel, src, True)
+            self._emit_sources(hotel)
             entity += 1
+            if hotel["kind"] == "chain" and rng.random() < 0.03:
+                # a dual-branded site: another hotel of the same group at the same address
+                sibling = dict(hotel, entity=entity, phone=self._phone(st), place_id=self._place_id(),
+                               lat=lat + rng.uniform(-0.0003, 0.0003), lng=lng + rng.uniform(-0.0003, 0.0003))
+                self._chain(sibling, per_city_names[ci], domain=hotel["home"].removeprefix("www."),
+                            not_brand=hotel["brand"])
+                self._emit_sources(sibling)
+                entity += 1
         del self.rows[self.n:]
         rng.shuffle(self.rows)
         return self.rows
 
-    def _chain(self, hotel: dict, names: dict[str, int]) -> None:
+    def _emit_sources(self, hotel: dict) -> None:
         rng = self.rng
-        b = rng.choices(range(len(_BRANDS)), cum_weights=_BRAND_CUM)[0]
+        r = rng.random()
+        if r < 0.80:
+            sources = [rng.choice(_SINGLE_SOURCE)]
+        elif r < 0.94:
+            sources = rng.sample(_SOURCES, 2)
+        else:
+            sources = list(_SOURCES)
+        first = True
+        for src in sources:
+            self._emit(hotel, src, first)
+            first = False
+            if src == "serper" and rng.random() < 0.01:
+                self._emit(hotel, src, True)
+
+    def _chain(self, hotel: dict, names: dict[str, int], domain: str = "", not_brand: str = "") -> None:
+        rng = self.rng
+        while True:
+            b = rng.choices(range(len(_BRANDS)), cum_weights=_BRAND_CUM)[0]
+            if not domain or (_BRANDS[b][1] == domain and _BRANDS[b][0] != not_brand):
+                break
+            if all(x[1] != domain or x[0] == not_brand for x in _BRANDS):
+                domain = ""  # a brand alone on its domain: any other brand
         brand, domain, central, style, _ = _BRANDS[b]
         city = hotel["city"]
         base = f"{brand} {city}"
@@ -435,13 +454,23 @@ class _Generator:
             g["left"] -= 1
             hotel.update(site=f"www.{g['domain']}/{slug}", home=f"www.{g['domain']}", central=g["phone"])
         elif r < 0.07:
-            hotel.update(site=f"{slug.replace('-', '')}.wixsite.com/{slug}", home="")
+            hotel.update(site=f"{self._unique(slug, hotel)}.wixsite.com/{slug}", home="")
         elif r < 0.10:
-            hotel.update(site=f"www.facebook.com/{slug.replace('-', '')}{rng.randint(1, 99)}", home="")
+            hotel.update(site=f"www.facebook.com/{self._unique('fb' + slug, hotel)}", home="")
         elif r < 0.85:
-            hotel.update(site=f"www.{slug.replace('-', '')}.com", home="")
+            hotel.update(site=f"www.{self._unique(slug, hotel)}.com", home="")
         else:
             hotel.update(site="", home="")
+
+    def _unique(self, slug: str, hotel: dict) -> str:
+        """A site name of its own: namesakes elsewhere get the town added."""
+        name = slug.replace("-", "")
+        if name in self.domains_used:
+            name += _slug(hotel["city"]).replace("-", "")
+            while name in self.domains_used:
+                name += str(self.rng.randint(0, 9))
+        self.domains_used.add(name)
+        return name
 
     # -- one record ----------------------------------------------------------------------------------
 
@@ -518,7 +547,7 @@ class _Generator:
                 website = "http://" + website.removeprefix("www.")
             if chain and rng.random() < 0.3:
                 website += ("&" if "?" in website else "?") + "SEO_id=GMB-" + rng.choice(["EN", "US"]) + "-" + str(rng.randint(1, 999))
-        elif r < site_p + home_p:
+        elif site_p <= r < site_p + home_p:
             website = ("https://" if rng.random() < 0.5 else "") + h["home"] + rng.choice(["", "/"])
         else:
             website = ""

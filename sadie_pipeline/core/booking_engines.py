@@ -12,23 +12,29 @@ one dictionary walk per URL — never a loop over every engine for every link:
 
 * hosts: an exact table of vendor (marketing) hosts and a suffix table of booking hosts; a URL's
   host is looked up label by label (`a.hotels.cloudbeds.com` -> `hotels.cloudbeds.com` -> ...);
-* patterns: every engine's `link_patterns`, `script_srcs` and `iframe_srcs` in one combined
-  regex with a named group per engine, run only on off-site URLs (white-label hosts such as a
-  SynXis `reservations.hotel.com/?chain=..&hotel=..`);
+* patterns: every engine's `link_patterns`, `script_srcs` and `iframe_srcs`, each guarded by
+  its longest literal ("needle", a C-speed substring test) so a regex only runs on URLs that can
+  match; only off-site URLs are tried (white-label hosts such as a SynXis
+  `reservations.hotel.com/?chain=..&hotel=..`);
+* intent ("Book now" links): pre-selected in C with lexbor's `:lexbor-contains`, confirmed by a
+  regex on the few candidates;
 * inline scripts and event handlers: one pass of a `//host` regex feeding the same host table,
   plus substring checks for the catalogue's JS globals.
 
-Typical cost is about a millisecond per page; see the tests and `benchmarks/detection.py`.
+A typical 100 KB page costs about 2 ms of CPU, most of it the lexbor parse.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Mapping
+from re import _parser as _sre_parse
+from re._constants import LITERAL as _SRE_LITERAL
+from typing import Any
 from urllib.parse import urlencode, urljoin
 
 from selectolax.lexbor import LexborHTMLParser
@@ -82,12 +88,16 @@ _ASSET_RE = re.compile(
     r"\.(?:js|mjs|css|png|jpe?g|gif|webp|svg|ico|woff2?|ttf|eot|otf|map|json|mp4|webm|mp3)(?:[?#]|$)"
 )
 _INTENT_RE = re.compile(
-    r"\bbook(?:ing)?s?\b|\bbook ?now\b|\breserv(?:e|ation|ations|ar|ieren|er)\b|\bavailability\b"
-    r"|\bcheck[ -]?in\b|\bbuchen\b|\bprenota\b|\br[ée]server\b"
+    r"\bbook(?:ing)?s?\b|\bbook ?now\b|\breserv(?:e|ed|ation|ations|ar|as|ieren|er)\b"
+    r"|\bavailability\b|\bbuchen\b|\bprenota\b|\br[ée]server\b|\br[ée]servation\b"
 )
+_INTENT_KEYS = ("book", "reserv", "availab", "buchen", "prenot", "éserv")
+_INTENT_SELECTOR = ":is(a, button):is(" + ", ".join(
+    f':lexbor-contains("{k}" i), [class*="{k}" i], [aria-label*="{k}" i]' for k in _INTENT_KEYS
+) + ")"
 _HINT_RELS = frozenset({"preconnect", "dns-prefetch", "preload", "prefetch", "stylesheet", "modulepreload"})
 _EVENT_ATTRS = ("onclick", "data-href", "data-url", "data-link", "data-booking-url", "data-src")
-_WS_RE = re.compile(r"\s+")
+_EVENT_SELECTOR = ", ".join(f"[{a}]" for a in _EVENT_ATTRS)
 
 
 # --- catalogue ------------------------------------------------------------------------------
@@ -173,8 +183,7 @@ class _Index:
         self.globals: list[tuple[str, int, re.Pattern[str]]] = []
         self.global_names: dict[str, int] = {}
         self.cookie_prefixes: list[tuple[str, int]] = []
-        alternatives: list[str] = []
-        self.group_engine: dict[str, int] = {}
+        self.patterns: list[tuple[str | None, int, re.Pattern[str]]] = []
         for i, e in enumerate(engines):
             for d in e.domains:
                 if self.domains.setdefault(d.lstrip("*.").strip("."), i) != i:
@@ -189,10 +198,7 @@ class _Index:
                 except re.error as exc:
                     raise ValueError(f"booking engine {e.name!r}: bad pattern {p!r}: {exc}") from None
             self.engine_patterns.append(re.compile("|".join(f"(?:{p})" for p in parts), re.I) if parts else None)
-            if parts:
-                group = f"e{i}"
-                self.group_engine[group] = i
-                alternatives.append(f"(?P<{group}>{'|'.join(f'(?:{p})' for p in parts)})")
+            self.patterns.extend((_needle(p), i, re.compile(p, re.I)) for p in parts)
             for g in e.js_globals:
                 boundary = re.compile(rf"(?<![\w$]){re.escape(g)}(?![\w$])")
                 self.globals.append((g, i, boundary))
@@ -201,7 +207,6 @@ class _Index:
                 if len(root) >= 4:
                     self.global_names.setdefault(root, i)
             self.cookie_prefixes.extend((c, i) for c in e.cookies)
-        self.patterns = re.compile("|".join(alternatives), re.I) if alternatives else None
 
     def host_engine(self, host: str) -> int | None:
         """The engine whose booking domain is `host` or one of its parents."""
@@ -217,11 +222,13 @@ class _Index:
             if "." not in host:  # never match a bare TLD
                 return None
 
-    def classify(self, url_lower: str, check_patterns: bool = True) -> tuple[int, float] | None:
-        """(engine index, strength) for a lower-cased absolute URL; strength 1.0 for a known
-        booking host, _PATTERN_ONLY_FACTOR for a white-label pattern hit, _CONF_VENDOR-ish weak
-        evidence (returned as 0.0) for a vendor marketing host."""
-        host = _host(url_lower)
+    def classify(self, url_lower: str, check_patterns: bool = True,
+                 host: str | None = None) -> tuple[int, float] | None:
+        """(engine index, strength) for a lower-cased absolute URL: strength 1.0 for a known
+        booking host, _PATTERN_ONLY_FACTOR for a white-label pattern hit, 0.0 (weak evidence)
+        for a vendor marketing host."""
+        if host is None:
+            host = _host(url_lower)
         if host:
             idx = self.vendors.get(host)
             if idx is not None:
@@ -230,11 +237,36 @@ class _Index:
             idx = self.host_engine(host)
             if idx is not None:
                 return idx, 1.0
-        if check_patterns and self.patterns is not None:
-            m = self.patterns.search(url_lower)
-            if m is not None:
-                return self.group_engine[m.lastgroup], _PATTERN_ONLY_FACTOR
+        if check_patterns:
+            # white-label: patterns may only match after the host (a path, a query, or an engine
+            # URL embedded in a redirect parameter), never inside a look-alike host
+            start = url_lower.find(host) + len(host) if host else 0
+            for needle, idx, pattern in self.patterns:
+                if needle is not None and url_lower.find(needle, start) < 0:
+                    continue
+                for m in pattern.finditer(url_lower, start):
+                    at = m.start()
+                    if at == 0 or not url_lower[at].isalnum() or not (
+                        url_lower[at - 1].isalnum() or url_lower[at - 1] == "-"
+                    ):
+                        return idx, _PATTERN_ONLY_FACTOR
         return None
+
+
+def _needle(pattern: str) -> str | None:
+    """The longest run of literal characters a regex needs (lower-cased), None if < 3 chars."""
+    best = current = ""
+    try:
+        items = list(_sre_parse.parse(pattern))
+    except Exception:  # noqa: BLE001 - private API: fall back to always running the regex
+        return None
+    for op, arg in items:
+        if op is _SRE_LITERAL:
+            current += chr(arg)
+        else:
+            best, current = max(best, current, key=len), ""
+    best = max(best, current, key=len)
+    return best.lower() if len(best) >= 3 else None
 
 
 @cache
@@ -243,13 +275,26 @@ def _index() -> _Index:
 
 
 def _host(url_lower: str) -> str | None:
-    m = _HOST_RE.match(url_lower)
-    if m is None:
-        return None
-    host = m.group(1).rsplit("@", 1)[-1]
-    if host.startswith("["):
-        return None
-    return host.split(":", 1)[0].rstrip(".") or None
+    """The host of an absolute or protocol-relative URL (already lower-cased), else None."""
+    i = url_lower.find("//")
+    if i < 0 or (i and (url_lower[i - 1] != ":" or not url_lower[: i - 1].isalnum())):
+        if i <= 0 or _HOST_RE.match(url_lower) is None:  # schemes such as "git+ssh:"
+            return None
+    start = i + 2
+    end = len(url_lower)
+    for sep in ("/", "?", "#", "\\"):
+        k = url_lower.find(sep, start, end)
+        if k >= 0:
+            end = k
+    host = url_lower[start:end]
+    if "@" in host:
+        host = host.rsplit("@", 1)[1]
+    if ":" in host:
+        if host.startswith("["):
+            return None
+        host = host.split(":", 1)[0]
+    host = host.strip().rstrip(".")
+    return host or None
 
 
 # --- results --------------------------------------------------------------------------------
@@ -315,18 +360,23 @@ class _Collector:
             entry[5].append((rank, specific, self.order, booking_url))
 
     def url(self, url: str, method: str, conf: float, rank: int | None = None,
-            base_strength: float | None = None, check_patterns: bool = True) -> bool:
+            check_patterns: bool = True) -> bool:
         """Classify one absolute URL and record it; True when it belonged to an engine."""
-        hit = self.index.classify(url.lower(), check_patterns) if base_strength is None else None
+        hit = self.index.classify(url.lower(), check_patterns)
         if hit is None:
             return False
+        self.record(hit, url, method, conf, rank)
+        return True
+
+    def record(self, hit: tuple[int, float], url: str, method: str, conf: float,
+               rank: int | None = None) -> None:
+        """Record a classified URL (see _Index.classify)."""
         idx, strength = hit
         if strength == 0.0:  # vendor marketing host: weak, never a booking URL
             self.add(idx, method, _CONF_VENDOR, url)
-            return True
+            return
         booking = url if rank is not None and not _ASSET_RE.search(url.lower()) else None
         self.add(idx, method, round(conf * strength, 3), url, booking, rank if rank is not None else 99)
-        return True
 
     def results(self) -> list[Detection]:
         engines = self.index.engines
@@ -360,7 +410,8 @@ def _is_specific(url: str) -> bool:
 class _Page:
     """One parsed page and its base URL."""
 
-    __slots__ = ("tree", "final_url", "base", "base_host", "base_is_engine", "site_host")
+    __slots__ = ("tree", "final_url", "base", "base_host", "base_is_engine", "site_host", "relative_is_local",
+                 "_intent")
 
     def __init__(self, html: str | bytes | None, final_url: str | None):
         if isinstance(html, (bytes, bytearray)):
@@ -370,13 +421,24 @@ class _Page:
         base = self.final_url
         base_node = self.tree.css_first("base[href]")
         if base_node is not None:
-            href = (base_node.attributes.get("href") or "").strip()
+            href = (base_node.attrs.get("href") or "").strip()
             if href:
                 base = urljoin(base, href) if base else href
         self.base = base
         self.base_host = _host(base.lower()) if base else None
         self.site_host = _host(self.final_url.lower()) if self.final_url else self.base_host
         self.base_is_engine = bool(self.base_host) and _index().classify(base.lower(), False) is not None
+        # relative URLs stay on the site (so cannot be a third-party engine) unless <base href>
+        # points elsewhere or the page itself is served by an engine
+        self.relative_is_local = not self.base_is_engine and self.base_host == self.site_host
+        self._intent: list | None = None
+
+    def intent_nodes(self) -> list:
+        """The <a>/<button> elements that say "book", "reserve", ... (one C-level query per
+        page picks candidates, a regex confirms them)."""
+        if self._intent is None:
+            self._intent = [n for n in self.tree.css(_INTENT_SELECTOR) if _anchor_intent(n)]
+        return self._intent
 
     def absolute(self, url: str) -> str | None:
         """An absolute http(s) URL for an attribute value, None for in-page/other schemes."""
@@ -393,27 +455,30 @@ class _Page:
             return None
         return urljoin(self.base, url) if self.base else None
 
-    def offsite(self, url_lower: str) -> bool:
-        host = _host(url_lower)
-        return host is not None and host != self.site_host
 
-
-def _anchor_intent(node) -> bool:
-    attrs = node.attributes
-    label = " ".join(v for v in (attrs.get("title"), attrs.get("aria-label"), attrs.get("class"),
-                                 attrs.get("id")) if v)
-    text = node.text(deep=True, separator=" ", strip=True)
-    return bool(_INTENT_RE.search(f"{text} {label}".lower()))
+def _anchor_intent(node, attrs: Mapping[str, str | None] | None = None) -> bool:
+    """Does a link or button say "book", "reserve", "availability", ...?"""
+    if attrs is None:
+        attrs = node.attrs
+    text = node.text(deep=True, separator=" ")
+    for key in ("title", "aria-label", "class", "id"):
+        value = attrs.get(key)
+        if value:
+            text = f"{text} {value}"
+    low = text.lower()
+    if not any(k in low for k in _INTENT_KEYS):
+        return False
+    return _INTENT_RE.search(low) is not None
 
 
 def _form_url(node, action: str) -> str:
     """A GET form's action with its hidden inputs as the query (the property id usually is one)."""
-    method = (node.attributes.get("method") or "get").strip().lower()
+    method = (node.attrs.get("method") or "get").strip().lower()
     if method != "get":
         return action
     pairs = []
     for inp in node.css("input[type=hidden][name]"):
-        a = inp.attributes
+        a = inp.attrs
         name, value = a.get("name"), a.get("value")
         if name and value is not None and f"{name}=" not in action:
             pairs.append((name, value))
@@ -425,119 +490,133 @@ def _form_url(node, action: str) -> str:
     return action + sep + urlencode(pairs)
 
 
-def _scan(page: _Page, collector: _Collector) -> tuple[list[str], int]:
-    """Walk the page's links, forms, frames and scripts; returns (same-site booking links,
-    number of external scripts)."""
-    booking_links: list[str] = []
+# (tag, attribute, method, confidence, booking-URL rank) of every URL-bearing attribute scanned
+_URL_ATTRS: tuple[tuple[str, str, str, float, int | None], ...] = (
+    ("a", "href", "link", _CONF_LINK, _RANK_LINK),
+    ("area", "href", "link", _CONF_LINK, _RANK_LINK),
+    ("form", "action", "form", _CONF_FORM, _RANK_FORM),
+    ("iframe", "src", "iframe", _CONF_IFRAME, _RANK_IFRAME),
+    ("iframe", "data-src", "iframe", _CONF_IFRAME, _RANK_IFRAME),
+    ("iframe", "data-lazy-src", "iframe", _CONF_IFRAME, _RANK_IFRAME),
+    ("frame", "src", "iframe", _CONF_IFRAME, _RANK_IFRAME),
+    ("script", "src", "script", _CONF_SCRIPT, None),
+    ("script", "data-src", "script", _CONF_SCRIPT, None),
+    ("link", "href", "script", _CONF_HINT, None),
+)
+_ATTRS_BY_TAG: dict[str, list[tuple[str, str, float, int | None]]] = {}
+for _tag, _attr, _method, _conf, _rank in _URL_ATTRS:
+    _ATTRS_BY_TAG.setdefault(_tag, []).append((_attr, _method, _conf, _rank))
+_ALL_URLS_SELECTOR = ", ".join(f"{t}[{a}]" for t, a, *_ in _URL_ATTRS)
+
+
+@cache
+def _offsite_selector(site_host: str | None) -> str:
+    """CSS for elements with an absolute or protocol-relative URL not on `site_host`, so that
+    lexbor filters out same-site and relative URLs before Python sees them."""
+    not_site = ""
+    if site_host and '"' not in site_host and "\\" not in site_host:
+        # anchored at the start: an engine link may carry ?referrer=https://<site>/ in its query
+        not_site = "".join(f':not([{{a}}^="{p}{site_host}" i])' for p in ("https://", "http://", "//"))
+    parts = []
+    for t, a, *_ in _URL_ATTRS:
+        ns = not_site.replace("{a}", a)
+        parts.append(f'{t}[{a}^="http" i]{ns}, {t}[{a}^="//"]{ns}')
+    return ", ".join(parts)
+
+
+def _scan(page: _Page, collector: _Collector) -> int:
+    """Walk the page's links, forms, frames and scripts into `collector`; returns the number
+    of external scripts."""
     index = collector.index
     tree = page.tree
     inline: list[str] = []
+    site_host = page.site_host
+    base_is_engine = page.base_is_engine
+    # When relative URLs stay on the site only absolute off-site URLs can be an engine, and one
+    # lexbor query finds them; otherwise (<base href> elsewhere, a page served by an engine)
+    # every URL is looked at.
+    selector = _offsite_selector(site_host) if page.relative_is_local else _ALL_URLS_SELECTOR
+    for node in tree.css(selector):
+        tag = node.tag
+        attrs = node.attrs
+        for attr, method, conf, rank in _ATTRS_BY_TAG.get(tag, ()):
+            raw = attrs.get(attr)
+            if not raw:
+                continue
+            if tag == "link" and not any(r in _HINT_RELS for r in (attrs.get("rel") or "").lower().split()):
+                continue
+            url = page.absolute(raw)
+            if url is None:
+                continue
+            low = url.lower()
+            host = _host(low)
+            offsite = host is not None and host != site_host
+            if not offsite and not base_is_engine:
+                continue  # same-site URL: neither a known host nor a white-label engine
+            hit = index.classify(low, offsite, host)
+            if hit is None:
+                continue
+            if method == "link":
+                if hit[1] > 0.0 and _anchor_intent(node, attrs):
+                    conf, rank = _CONF_LINK_INTENT, _RANK_LINK_INTENT
+            elif method == "form":
+                url = _form_url(node, url)
+            collector.record(hit, url, method, conf, rank)
 
-    def consider(raw: str | None, method: str, conf: float, rank: int | None) -> str | None:
-        if not raw:
-            return None
-        url = page.absolute(raw)
-        if url is None:
-            if raw.lstrip()[:11].lower() == "javascript:":
-                inline.append(raw)
-            return None
-        low = url.lower()
-        offsite = page.offsite(low)
-        if not offsite and not page.base_is_engine:
-            return url  # same-site link: neither a known host nor a white-label engine
-        collector.url(url, method, conf, rank, check_patterns=offsite)
-        return None
-
-    for node in tree.css("a[href], area[href]"):
-        href = node.attributes.get("href")
-        if not href:
-            continue
-        url = page.absolute(href)
-        if url is None:
-            if href.lstrip()[:11].lower() == "javascript:":
-                inline.append(href)
-            continue
-        low = url.lower()
-        offsite = page.offsite(low)
-        if not offsite and not page.base_is_engine:
-            if len(booking_links) < 5 and _anchor_intent(node) and url not in booking_links:
-                booking_links.append(url)
-            continue
-        hit = index.classify(low, check_patterns=offsite)
-        if hit is None:
-            continue
-        intent = hit[1] > 0.0 and _anchor_intent(node)
-        collector.url(url, "link", _CONF_LINK_INTENT if intent else _CONF_LINK,
-                      _RANK_LINK_INTENT if intent else _RANK_LINK, check_patterns=offsite)
-
-    for node in tree.css("form[action]"):
-        action = node.attributes.get("action")
-        url = page.absolute(action or "")
-        if url is None:
-            continue
-        low = url.lower()
-        offsite = page.offsite(low)
-        if not offsite and not page.base_is_engine:
-            continue
-        if index.classify(low, check_patterns=offsite) is not None:
-            collector.url(_form_url(node, url), "form", _CONF_FORM, _RANK_FORM, check_patterns=offsite)
-
-    for node in tree.css("iframe, frame"):
-        attrs = node.attributes
-        for key in ("src", "data-src", "data-lazy-src"):
-            consider(attrs.get(key), "iframe", _CONF_IFRAME, _RANK_IFRAME)
-
+    for node in tree.css('a[href^="javascript:" i]'):
+        inline.append(node.attrs.get("href") or "")
     external_scripts = 0
     for node in tree.css("script"):
-        attrs = node.attributes
-        src = attrs.get("src") or attrs.get("data-src")
-        if src:
+        attrs = node.attrs
+        if attrs.get("src") or attrs.get("data-src"):
             external_scripts += 1
-            consider(src, "script", _CONF_SCRIPT, None)
         else:
             body = node.text(deep=False)
             if body:
                 inline.append(body)
-
-    for node in tree.css("link[href]"):
-        rel = (node.attributes.get("rel") or "").lower().split()
-        if any(r in _HINT_RELS for r in rel):
-            consider(node.attributes.get("href"), "script", _CONF_HINT, None)
-
-    for attr in _EVENT_ATTRS:
-        for node in tree.css(f"[{attr}]"):
-            if attr == "data-src" and node.tag in ("iframe", "frame", "script", "img"):
-                continue
-            value = node.attributes.get(attr)
-            if value:
+    for node in tree.css(_EVENT_SELECTOR):
+        attrs = node.attrs
+        for attr in _EVENT_ATTRS:
+            value = attrs.get(attr)
+            if value and not (attr == "data-src" and node.tag in ("iframe", "frame", "script", "img")):
                 inline.append(value)
-
     if inline:
         _scan_inline("\n".join(inline), page, collector)
-    return booking_links, external_scripts
+    return external_scripts
+
+
+def _booking_links(page: _Page, limit: int = 5) -> list[str]:
+    """Same-site links that say "book"/"reserve" (the booking page may embed the engine)."""
+    links: list[str] = []
+    for node in page.intent_nodes():
+        if node.tag != "a":
+            continue
+        url = page.absolute(node.attrs.get("href") or "")
+        if url is None:
+            continue
+        host = _host(url.lower())
+        if (host is None or host == page.site_host) and url not in links:
+            links.append(url)
+            if len(links) >= limit:
+                break
+    return links
 
 
 def _scan_inline(text: str, page: _Page, collector: _Collector) -> None:
     """URLs and JS globals inside inline scripts, onclick handlers and data attributes."""
     index = collector.index
     if "\\/" in text:
-        text = text.replace("\\/", "/")
-    seen: set[str] = set()
-    for m in _INLINE_URL_RE.finditer(text):
-        host = m.group(1).lower()
-        rest = m.group(2)
-        key = host + rest
-        if key in seen:
+        text = text.replace("\\/", "/")  # JSON-escaped URLs: https:\/\/host\/path
+    site_host = page.site_host
+    for host, rest in set(_INLINE_URL_RE.findall(text)):
+        host = host.lower()
+        if host == site_host:
             continue
-        seen.add(key)
-        if host == page.site_host:
-            continue
-        start = m.start()
-        scheme = "http:" if text[max(0, start - 5):start].lower() == "http:" else "https:"
-        url = f"{scheme}//{m.group(1)}{rest}"
+        url = f"https://{host}{rest}"
         low = url.lower()
-        asset = bool(_ASSET_RE.search(low))
-        collector.url(url, "script", _CONF_INLINE, None if asset else _RANK_INLINE)
+        hit = index.classify(low, True, host)
+        if hit is not None:
+            collector.record(hit, url, "script", _CONF_INLINE, None if _ASSET_RE.search(low) else _RANK_INLINE)
     for name, idx, boundary in index.globals:
         if name in text and boundary.search(text):
             collector.add(idx, "js_global", _CONF_JS_GLOBAL_INLINE, name)
@@ -635,20 +714,21 @@ def analyze(
     collector = _Collector(_index())
     page = _Page(html, final_url)
     _scan_final_url(page, collector)
-    booking_links, external_scripts = _scan(page, collector) if html else ([], 0)
+    external_scripts = _scan(page, collector) if html else 0
+    booking_links = _booking_links(page) if html else []
     _scan_browser(collector, request_urls, cookies, js_globals)
     detections = tuple(collector.results())
     structural = _js_structural_signals(page, html)
     text = _visible_text(page.tree)
-    js = _needs_js(structural, text, detections, external_scripts, page)
+    js = _needs_js(structural, text, detections, external_scripts, page, bool(booking_links))
     return PageAnalysis(detections=detections, needs_javascript=js,
                         text=_truncate_utf8(text, max_text_bytes), booking_links=tuple(booking_links))
 
 
 # --- needs_javascript ------------------------------------------------------------------------
 
-_SPA_ROOTS = ("#root", "#app", "#__next", "#__nuxt", "#___gatsby", "#svelte", "#q-app", "app-root",
-              "[ng-app]", "[data-reactroot]", "#main-app", "#application")
+_SPA_ROOTS = ", ".join(("#root", "#app", "#__next", "#__nuxt", "#___gatsby", "#svelte", "#q-app",
+                         "app-root", "[ng-app]", "[data-reactroot]", "#main-app", "#application"))
 _NOSCRIPT_JS_RE = re.compile(
     r"enable javascript|javascript (?:is |must be )?(?:required|disabled|enabled)|requires? javascript"
     r"|turn on javascript|activate javascript|javascript to run this app|javascript aktivieren"
@@ -674,10 +754,12 @@ def needs_javascript(html: str | bytes | None) -> bool:
         return True
     page = _Page(html, None)
     collector = _Collector(_index())
-    _, external_scripts = _scan(page, collector)
+    external_scripts = _scan(page, collector)
+    booking_links = _booking_links(page)
     detections = tuple(collector.results())
     structural = _js_structural_signals(page, html)
-    return _needs_js(structural, _visible_text(page.tree), detections, external_scripts, page)
+    return _needs_js(structural, _visible_text(page.tree), detections, external_scripts, page,
+                     bool(booking_links))
 
 
 @dataclass(slots=True)
@@ -699,25 +781,19 @@ def _js_structural_signals(page: _Page, html: str | bytes | None) -> _Structure:
     challenge = any(m in head_html for m in _CHALLENGE_MARKERS) or (
         bool(title) and any(title.startswith(t) for t in _CHALLENGE_TITLES) and len(head_html) < 20_000
     )
-    empty_root = False
-    for selector in _SPA_ROOTS:
-        node = tree.css_first(selector)
-        if node is not None and len(node.text(deep=True, strip=True)) < 40:
-            empty_root = True
-            break
+    empty_root = any(len(n.text(deep=True, strip=True)) < 40 for n in tree.css(_SPA_ROOTS))
     noscript_js = any(_NOSCRIPT_JS_RE.search(n.text(deep=True) or "") for n in tree.css("noscript"))
     dead = False
-    for node in tree.css("a, button"):
-        attrs = node.attributes
+    for node in page.intent_nodes():  # "Book now" that goes nowhere without JavaScript?
+        attrs = node.attrs
         if node.tag == "a":
             href = (attrs.get("href") or "").strip().lower()
             if href and not href.startswith(("#", "javascript:")):
                 continue
         elif (attrs.get("type") or "").lower() == "submit" and _inside_form_with_action(node):
             continue
-        if _anchor_intent(node):
-            dead = True
-            break
+        dead = True
+        break
     return _Structure(challenge, empty_root, noscript_js, dead)
 
 
@@ -725,13 +801,13 @@ def _inside_form_with_action(node) -> bool:
     parent = node.parent
     while parent is not None:
         if parent.tag == "form":
-            return bool((parent.attributes.get("action") or "").strip())
+            return bool((parent.attrs.get("action") or "").strip())
         parent = parent.parent
     return False
 
 
 def _needs_js(s: _Structure, text: str, detections: tuple[Detection, ...], external_scripts: int,
-              page: _Page) -> bool:
+              page: _Page, has_booking_links: bool) -> bool:
     if s.challenge:
         return True
     n = len(text)
@@ -747,7 +823,7 @@ def _needs_js(s: _Structure, text: str, detections: tuple[Detection, ...], exter
     lodging = [d for d in detections if d.category in _LODGING_CATEGORIES and d.confidence > _CONF_VENDOR]
     if lodging and all(d.booking_url is None for d in lodging):
         return True  # a widget loaded by script: only a browser shows where it books
-    if not lodging and s.dead_booking_button and has_scripts:
+    if not lodging and s.dead_booking_button and has_scripts and not has_booking_links:
         return True  # "Book now" wired up by JavaScript (tag managers, widget loaders)
     return False
 
@@ -764,8 +840,7 @@ def _visible_text(tree: LexborHTMLParser) -> str:
     root = tree.body if tree.body is not None else tree.root
     if root is None:
         return ""
-    raw = root.text(deep=True, separator=" ")
-    return _WS_RE.sub(" ", raw).strip()
+    return " ".join(root.text(deep=True, separator=" ").split())
 
 
 def _truncate_utf8(text: str, max_bytes: int) -> str:

@@ -34,8 +34,12 @@ raises it, without ever reaching 1.0 on weak evidence)::
     phone + name_fuzzy 0.90 -> merge.
 
 Penalties (x0.85 each): both addresses carry different house numbers on different streets; both
-names present but unrelated (token-set ratio < 50). So one strong signal against such evidence
-goes to review, while two strong ones (website + phone) still merge.
+names present but unrelated (token-set ratio and spaceless ratio < 50); both records carry an identifying website and
+they differ; both carry an identifying phone and they differ. So one strong signal against such
+evidence goes to review, while two strong ones (website + phone) still merge; and a dual-branded
+site (a Holiday Inn and a Holiday Inn Express at one address, each with its own phone and
+property URL) is not merged on "address + similar name" alone. "Suites" and "Express" count as
+distinctive words in names for the same reason.
 
 Vetoes (the pair is never merged; it goes to review when its score is at least the review
 threshold): two different Google place ids; different house numbers on the same street; both
@@ -48,8 +52,9 @@ goes to ``Resolution.review_pairs``, below is distinct.
 Chains. A brand domain (``hilton.com``, ``marriott.com``, ...) or a central reservations phone is
 shared by many properties, so it identifies nothing. "Shared" is detected from the data: a
 domain, property URL or phone seen at ``shared_min_locations`` (3) distinct (city, house number)
-locations, in as many distinct cities, or on more than ``max_block`` records is brand-level
-(toll-free numbers already at 2). Built-in ``BRAND_DOMAINS`` (hotel brands, OTAs, social sites,
+locations, in as many distinct cities, on more than ``MAX_LISTINGS_PER_HOTEL`` (8) distinct
+listings, or on more than ``max_block`` records is brand-level (toll-free numbers already at 2
+locations or cities). Built-in ``BRAND_DOMAINS`` (hotel brands, OTAs, social sites,
 site builders) are always brand-level. For brand-level domains the property URL path (or
 subdomain) may still identify a hotel.
 
@@ -67,12 +72,13 @@ review), so transitive chaining cannot glue two different hotels together throug
 
 from __future__ import annotations
 
+import gc
 import math
 import re
+from functools import lru_cache
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz, process
 
@@ -102,7 +108,10 @@ WEIGHTS = {
 }
 PENALTY = 0.85
 FUZZY_NAME_MIN = 85
+LOOKALIKE_MIN = 75
 STREET_MIN = 85
+#: More distinct listings (place ids, source ids) than one hotel plausibly has across sources.
+MAX_LISTINGS_PER_HOTEL = 8
 
 #: Sources whose ``external_id`` is a Google place id (so ids from two of them are comparable).
 PLACE_ID_SOURCES = frozenset({"serper", "google", "google_maps", "google_places", "gmaps", "places"})
@@ -144,8 +153,7 @@ _NAME_ABBREV = {
     "ext": "extended", "exp": "express", "expr": "express", "resrt": "resort",
 }
 _NAME_STOP = frozenset(
-    "hotel hotels inn inns suites suite motel motels lodge lodges resort resorts and the of at by a an "
-    "spa stay express".split()
+    "hotel hotels inn inns motel motels lodge lodges resort resorts and the of at by a an spa".split()
 )
 _PARENT_BRANDS = frozenset("hilton marriott wyndham ihg hyatt choice radisson sonesta accor".split())
 _DIRECTIONS = frozenset(
@@ -243,7 +251,7 @@ def _name_core(name: str | None, city: str) -> str:
     k = 0
     while k < len(toks):
         t = toks[k]
-        if t == "by" and k + 1 < len(toks) and toks[k + 1] in _PARENT_BRANDS:
+        if t == "by" and k + 1 < len(toks) and _is_parent_brand(toks[k + 1]):
             k += 2
             continue
         if t != "and":
@@ -253,13 +261,24 @@ def _name_core(name: str | None, city: str) -> str:
         out = out[1:]
     if city and len(out) > 1:
         c = city.split()
-        for s in range(len(out) - len(c) + 1):
-            if out[s:s + len(c)] == c:
-                rest = out[:s] + out[s + len(c):]
+        k = len(c)
+        for start in range(len(out) - k + 1):
+            window = out[start:start + k]
+            # the town's name, also with a typo ("Willowbulg" in Willowburg)
+            if window == c or (
+                    len(city) >= 6 and window[0][0] == city[0]
+                    and abs(sum(map(len, window)) + k - 1 - len(city)) <= 2
+                    and fuzz.ratio(" ".join(window), city) >= 85):
+                rest = out[:start] + out[start + k:]
                 if any(t not in _NAME_STOP for t in rest):
                     out = rest
                 break
     return " ".join(out)
+
+
+def _is_parent_brand(word: str) -> bool:
+    return word in _PARENT_BRANDS or (
+        len(word) >= 5 and any(fuzz.ratio(word, p) >= 80 for p in _PARENT_BRANDS if p[0] == word[0]))
 
 
 def _address_parts(address: str | None) -> tuple[str, str, str]:
@@ -306,14 +325,20 @@ def website_parts(url: str | None) -> tuple[str, str] | None:
     u = url.strip().lower()
     if not u:
         return None
-    if "://" not in u:
-        u = "http://" + u.lstrip("/")
-    try:
-        parts = urlsplit(u)
-        host = (parts.hostname or "").strip(".")
-    except ValueError:
-        return None
-    if "." not in host or " " in host:
+    scheme = u.find("://")
+    if scheme >= 0:
+        u = u[scheme + 3:]
+    u = u.lstrip("/")
+    cut = len(u)
+    for ch in "?#":
+        k = u.find(ch)
+        if 0 <= k < cut:
+            cut = k
+    u = u[:cut]
+    slash = u.find("/")
+    host, path = (u, "") if slash < 0 else (u[:slash], u[slash:])
+    host = host.rsplit("@", 1)[-1].split(":", 1)[0].strip(".")
+    if "." not in host or " " in host or not host:
         return None
     for prefix in ("www.", "www2.", "www3.", "m."):
         if host.startswith(prefix):
@@ -323,7 +348,7 @@ def website_parts(url: str | None) -> tuple[str, str] | None:
     keep = 3 if len(labels) >= 3 and ".".join(labels[-2:]) in _SECOND_LEVEL else 2
     domain = ".".join(labels[-keep:])
     segs = []
-    for s in parts.path.split("/"):
+    for s in path.split("/"):
         s = _PAGE_EXT.sub("", s)
         if s and s not in _GENERIC_SEGMENTS and not _LOCALE.match(s) and not s.startswith("index"):
             segs.append(s)
@@ -338,17 +363,27 @@ def _distance_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
     return math.hypot(dx, dy)
 
 
-def _distinct_numbers(core: str) -> frozenset[str]:
+@lru_cache(maxsize=65536)
+def _marks(core: str) -> frozenset[str]:
+    """Direction words and numbers of a name: "Inn North" and "Inn South" are two hotels."""
     return frozenset(t for t in core.split() if t in _DIRECTIONS or t[0].isdigit())
 
 
 def _fuzzy_name(a: str, b: str) -> float:
+    """Similarity (0-100) of two name cores that differ only by typos, word order, generic words
+    ("Inn", "Suites", ...) or spacing; 0 when a distinctive word has no look-alike on the other
+    side ("Uptown" / "Midtown", "Castle" / "Orchard", an added "Airport")."""
+    ta, tb = a.split(), b.split()
+    sa, sb = set(ta), set(tb)
+    left_a = [t for t in ta if t not in sb]
+    left_b = [t for t in tb if t not in sa]
+    if any(t not in _NAME_STOP for t in left_a) or any(t not in _NAME_STOP for t in left_b):
+        # a distinctive word differs: only a look-alike (a typo, "Hottel" / "Hotel") will do
+        if fuzz.ratio("".join(left_a), "".join(left_b)) < LOOKALIKE_MIN:
+            return 0.0
     s = max(fuzz.ratio(a, b), fuzz.token_sort_ratio(a, b))
     if s < FUZZY_NAME_MIN:
-        ta, tb = a.split(), b.split()
-        shorter = ta if len(ta) <= len(tb) else tb
-        if sum(1 for t in shorter if t not in _NAME_STOP) >= 2:
-            s = max(s, fuzz.token_set_ratio(a, b))
+        s = max(s, fuzz.token_set_ratio(a, b))
     return s
 
 
@@ -375,7 +410,6 @@ class _Index:
         self.idkey = [""] * n
         self.lat: list[float | None] = [None] * n
         self.lng: list[float | None] = [None] * n
-        self.marks: list[frozenset[str]] = [frozenset()] * n
         domains = [""] * n
         props = [""] * n
         for i, r in enumerate(records):
@@ -389,8 +423,6 @@ class _Index:
             self.state[i] = s
             core = _name_core(r.name, c)
             self.core[i] = core
-            if core:
-                self.marks[i] = _distinct_numbers(core)
             self.num[i], self.street[i], self.street_core[i] = _address_parts(r.address)
             self.phone[i] = _phone_key(r.phone)
             ext = (r.external_id or "").strip()
@@ -449,6 +481,9 @@ class _Index:
             return False
         if len(members) > self.max_block:
             return True
+        if len(members) > MAX_LISTINGS_PER_HOTEL and len(
+                {self.place[i] or self.idkey[i] or i for i in members}) > MAX_LISTINGS_PER_HOTEL:
+            return True
         need = min_locations or self.shared_min
         cities = {self.city[i] for i in members if self.city[i]}
         locations = {(self.city[i], self.num[i]) for i in members if self.num[i]}
@@ -465,18 +500,26 @@ class _Index:
         veto = "place_id" if pi and pj else None
         signals: list[str] = []
         miss = 1.0
-        if self.web[i] and self.web[i] == self.web[j]:
-            signals.append("website")
-            miss *= 1 - WEIGHTS["website"]
-        if self.phone[i] and self.phone[i] == self.phone[j]:
-            signals.append("phone")
-            miss *= 1 - WEIGHTS["phone"]
-        same_city = bool(self.city[i]) and self.city[i] == self.city[j]
         penalty = 1.0
+        wi, wj = self.web[i], self.web[j]
+        if wi and wj:
+            if wi == wj:
+                signals.append("website")
+                miss *= 1 - WEIGHTS["website"]
+            else:
+                penalty *= PENALTY
+        pi, pj = self.phone[i], self.phone[j]
+        if pi and pj:
+            if pi == pj:
+                signals.append("phone")
+                miss *= 1 - WEIGHTS["phone"]
+            else:
+                penalty *= PENALTY
+        same_city = bool(self.city[i]) and self.city[i] == self.city[j]
         ni, nj = self.num[i], self.num[j]
         if ni and nj and self.street[i] and self.street[j]:
             same_street = (self.street_core[i] == self.street_core[j]
-                           or fuzz.token_set_ratio(self.street[i], self.street[j]) >= STREET_MIN)
+                           or fuzz.ratio(self.street_core[i], self.street_core[j]) >= STREET_MIN)
             if ni == nj:
                 if same_street and same_city:
                     signals.append("address")
@@ -492,10 +535,11 @@ class _Index:
                     signals.append("name_exact")
                     miss *= 1 - WEIGHTS["name_exact"]
             else:
-                related = fuzz.token_set_ratio(ci, cj) >= 50
+                related = (fuzz.token_set_ratio(ci, cj) >= 50
+                           or fuzz.ratio(ci.replace(" ", ""), cj.replace(" ", "")) >= 50)
                 if not related:
                     penalty *= PENALTY
-                elif same_city and self.marks[i] == self.marks[j] and _fuzzy_name(ci, cj) >= FUZZY_NAME_MIN:
+                elif same_city and _marks(ci) == _marks(cj) and _fuzzy_name(ci, cj) >= FUZZY_NAME_MIN:
                     signals.append("name_fuzzy")
                     miss *= 1 - WEIGHTS["name_fuzzy"]
         if not veto:
@@ -626,6 +670,21 @@ def resolve(
     max_distance_km: float = 5.0,
 ) -> Resolution:
     """Resolve discovery records into entities (see the module docstring for the rules)."""
+    # Hundreds of thousands of small tuples and lists: the cyclic GC would rescan every record
+    # again and again (half the run time) while nothing here makes a cycle.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _resolve(records, merge_threshold, review_threshold, max_block, shared_min_locations,
+                        max_distance_km)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _resolve(records: Sequence[SourceRecord], merge_threshold: float, review_threshold: float,
+             max_block: int, shared_min_locations: int, max_distance_km: float) -> Resolution:
     index = _Index(records, max_block, shared_min_locations, max_distance_km)
     comps = _Components(index)
     n = index.n
@@ -657,9 +716,9 @@ def resolve(
         seen.add(key)
         compared += 1
         score, _, veto = compare(i, j)
-        if score >= merge_threshold and not veto:
-            candidates.append((score, i, j))
-        elif score >= review_threshold:
+        if score >= merge_threshold:
+            (review if veto else candidates).append((score, i, j))
+        elif score >= review_threshold and not veto:
             review.append((score, i, j))
 
     for members in index.blocks():

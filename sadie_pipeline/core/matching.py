@@ -64,10 +64,17 @@ def certainty(a: MatchRecord, b: MatchRecord) -> float:
 
 
 def _certainty(name_a: str, addr_a: str, phone_a: str | None, name_b: str, addr_b: str, phone_b: str | None) -> float:
-    return _score(fuzz.token_sort_ratio(name_a, name_b), addr_a, phone_a, addr_b, phone_b)
+    return _score(fuzz.token_sort_ratio(name_a, name_b), addr_a, _house_number(addr_a), phone_a,
+                  addr_b, _house_number(addr_b), phone_b)
 
 
-def _score(name_ratio: float, addr_a: str, phone_a: str | None, addr_b: str, phone_b: str | None) -> float:
+def _house_number(address: str) -> str | None:
+    m = _HOUSE_NUMBER.match(address)
+    return m.group() if m else None
+
+
+def _score(name_ratio: float, addr_a: str, num_a: str | None, phone_a: str | None,
+           addr_b: str, num_b: str | None, phone_b: str | None) -> float:
     name = name_ratio / 100
     if addr_a and addr_b:
         address = min(1.0, max(0.0, (fuzz.ratio(addr_a, addr_b) / 100 - 0.6) / 0.4))
@@ -75,8 +82,7 @@ def _score(name_ratio: float, addr_a: str, phone_a: str | None, addr_b: str, pho
         address = 0.5
     phone = 0.5 if not (phone_a and phone_b) else float(phone_a == phone_b)
     score = 0.6 * name + 0.3 * address + 0.1 * phone
-    num_a, num_b = _HOUSE_NUMBER.match(addr_a), _HOUSE_NUMBER.match(addr_b)
-    if num_a and num_b and num_a.group() != num_b.group():
+    if num_a and num_b and num_a != num_b:
         score /= 2
     return round(score, 4)
 
@@ -88,6 +94,7 @@ class BlockIndex:
         self.records: list[MatchRecord] = []
         self.names: list[str] = []
         self.addresses: list[str] = []
+        self.numbers: list[str | None] = []
         self.blocks: dict[str, list[int]] = {}
         for rec in candidates:
             self.add(rec)
@@ -96,7 +103,9 @@ class BlockIndex:
         index = len(self.records)
         self.records.append(rec)
         self.names.append(name_key(rec.name))
-        self.addresses.append(address_key(rec.address1))
+        address = address_key(rec.address1)
+        self.addresses.append(address)
+        self.numbers.append(_house_number(address))
         for key in block_keys(rec):
             self.blocks.setdefault(key, []).append(index)
 
@@ -105,23 +114,33 @@ class BlockIndex:
         if not positions:
             return None
         name, address = name_key(rec.name), address_key(rec.address1)
-        # Names decide most of the score: only candidates whose name could still reach min_certainty
-        # with full address and phone credit are scored in full. No limit on their number: a chain's
-        # same-named branches all pass, and only the address tells them apart.
+        number = _house_number(address)
+        # Every candidate whose name could reach min_certainty, best names first. No fixed limit: a
+        # chain's same-named branches all tie on the name, and only the address tells them apart.
         shortlist = process.extract(
             name, [self.names[i] for i in positions], scorer=fuzz.token_sort_ratio,
             score_cutoff=max(0.0, (min_certainty - 0.4) / 0.6 * 100), limit=None,
         )
         best: Match | None = None
+        floor = min_certainty  # the score a candidate must reach: min_certainty, then the best so far
         for _, name_ratio, pos in shortlist:
+            # Upper bound, same float operations as _score with full address and phone credit, so
+            # skipping on it never changes the result.
+            most = 0.6 * (name_ratio / 100) + 0.3 * 1.0 + 0.1 * 1.0
+            if round(most, 4) < floor:
+                break
             i = positions[pos]
+            other = self.numbers[i]
+            if number and other and number != other and round(most / 2, 4) < floor:
+                continue
             cand = self.records[i]
             if cand.id == exclude_id:
                 continue
-            score = _score(name_ratio, address, rec.phone, self.addresses[i], cand.phone)
-            if score >= min_certainty and (best is None or score > best.certainty or
-                                           (score == best.certainty and cand.id < best.candidate_id)):
+            score = _score(name_ratio, address, number, rec.phone, self.addresses[i], other, cand.phone)
+            if score >= floor and (best is None or score > best.certainty or
+                                   (score == best.certainty and cand.id < best.candidate_id)):
                 best = Match(rec.id, cand.id, score)
+                floor = score
         return best
 
 

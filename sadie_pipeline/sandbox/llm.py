@@ -14,13 +14,13 @@ import re
 from typing import Any
 
 WORD_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
 }
 _UNIT = r"(?:guest\s*rooms?|rooms?(?!\s+(?:types?|service|rates?))|suites|keys|units|accommodations|cottages|bungalows|villas|cabins)"
-_ADJ = r"(?:[a-z\-]+\s+){0,4}?"
-ROOMS_RE = re.compile(rf"\b(\d{{1,4}}|{'|'.join(WORD_NUMBERS)})\s+{_ADJ}{_UNIT}\b", re.I)
+_ADJ = r"(?:(?!(?:of|in|from|or|to|per)\b)[a-z\-]+\s+){0,4}?"
+ROOMS_RE = re.compile(rf"(?<![\d\-.(/$#])\b(\d{{1,4}}|{'|'.join(WORD_NUMBERS)})\s+{_ADJ}{_UNIT}\b", re.I)
 
 BRANDS = [
     "Hampton Inn", "Hilton Garden Inn", "Embassy Suites", "DoubleTree", "Homewood Suites", "Hilton",
@@ -40,6 +40,18 @@ PROPERTY_TYPES = [
     ("lodge", r"\blodge\b"),
     ("hotel", r"\bhotel\b"),
 ]
+SELF_TYPE_RE = re.compile(
+    r"\b(?:your|locally owned|family[- ]owned|independent)\s+(?:[\w-]+\s+){0,2}?"
+    r"(bed and breakfast|boutique hotel|hotel|resort|motel|inn|hostel|lodge|collection of vacation cottages|guest ?house)\b")
+
+
+def _phrase_type(phrase: str) -> str | None:
+    for name, pat in PROPERTY_TYPES:
+        if re.search(pat, phrase):
+            return name
+    return None
+
+
 AMENITIES = [
     "outdoor pool", "indoor pool", "pool", "spa", "fitness center", "gym", "free wifi", "wifi", "restaurant", "bar",
     "valet parking", "free parking", "parking", "complimentary breakfast", "breakfast", "beach access",
@@ -115,10 +127,14 @@ def extract(prompt: str) -> dict[str, Any]:
     is_chain = brand is not None and not independent
 
     property_type = None
-    for name, pat in PROPERTY_TYPES:
-        if re.search(pat, low):
-            property_type = name
-            break
+    m = SELF_TYPE_RE.search(low)  # "your boutique hotel in ...", "an independent, locally owned inn"
+    if m:
+        property_type = _phrase_type(m.group(1))
+    if property_type is None:
+        for name, pat in PROPERTY_TYPES:
+            if re.search(pat, low):
+                property_type = name
+                break
 
     management = None
     m = MGMT_RE.search(text)
@@ -173,8 +189,15 @@ def extract(prompt: str) -> dict[str, Any]:
 
 # ---- shaping to a schema ---------------------------------------------------------------------
 
-def _pick(name: str, facts: dict[str, Any]) -> tuple[bool, Any]:
+def _pick(name: str, facts: dict[str, Any], schema: dict[str, Any] | None = None) -> tuple[bool, Any]:
     n = name.lower()
+    if re.search(r"chain|independent|affiliat", n) and not re.search(r"name|brand", n):
+        types = (schema or {}).get("type")
+        types = types if isinstance(types, list) else [types]
+        if "boolean" in types:
+            return True, facts["is_independent"] if "independent" in n and "chain" not in n else facts["is_chain"]
+        if "string" in types or "enum" in (schema or {}):
+            return True, "chain" if facts["is_chain"] else "independent"
     rules: list[tuple[str, str]] = [
         (r"room", "room_count"), (r"independent", "is_independent"), (r"is_chain|^chain$|chain_or|affiliat", "is_chain"),
         (r"brand|chain_name|franchise|flag", "brand"), (r"manage|operator", "management_company"),
@@ -255,7 +278,7 @@ def _shape(schema: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
         if name in facts:
             found, value = True, facts[name]
         else:
-            found, value = _pick(name, facts)
+            found, value = _pick(name, facts, sub)
         value = _coerce(value, sub, facts)
         if value is None and name in required and not (isinstance(sub.get("type"), list) and "null" in sub["type"]):
             value = _default(sub)

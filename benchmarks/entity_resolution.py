@@ -1,0 +1,119 @@
+"""Hotel entity resolution benchmark: N discovery records from three sources (serper, dmo, csv)
+resolved into entities by ``sadie_pipeline.core.entity_resolution.resolve``.
+
+    python benchmarks/entity_resolution.py [--n 100000] [--seed 7]
+
+The records are generated in a child process (``benchmarks/hotel_sources_data.py``) and written
+to a temporary CSV, so this process only loads them and resolves them: its peak RSS is the
+resolution's. Precision and recall are pairwise (pairs of records put in one entity) against
+the generator's truth. Prints readable lines, then one JSON line
+{"benchmark": "entity_resolution", "metrics": {...}}.
+
+Targets (100,000 records): wall_s <= 30, peak_rss_mb <= 1024, precision >= 0.98, recall >= 0.95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+TARGETS = {"wall_s": 30.0, "peak_rss_mb": 1024.0, "precision": 0.98, "recall": 0.95}
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _float(value: str) -> float | None:
+    return float(value) if value else None
+
+
+def load(path: str):
+    from sadie_pipeline.core.entity_resolution import SourceRecord
+
+    records, truth = [], []
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            records.append(SourceRecord(
+                source=row["source"], external_id=row["external_id"] or None, name=row["name"] or None,
+                address=row["address"] or None, city=row["city"] or None, state=row["state"] or None,
+                zip=row["zip"] or None, phone=row["phone"] or None, website=row["website"] or None,
+                lat=_float(row["lat"]), lng=_float(row["lng"]),
+            ))
+            truth.append(int(row["entity"]))
+    return records, truth
+
+
+def _pairs(sizes) -> int:
+    return sum(s * (s - 1) // 2 for s in sizes)
+
+
+def pairwise(predicted: list[int], truth: list[int]) -> tuple[float, float, int, int, int]:
+    """(precision, recall, true positive pairs, predicted pairs, true pairs)."""
+    tp = _pairs(Counter(zip(predicted, truth)).values())
+    pred = _pairs(Counter(predicted).values())
+    true = _pairs(Counter(truth).values())
+    precision = tp / pred if pred else 1.0
+    recall = tp / true if true else 1.0
+    return precision, recall, tp, pred, true
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="sadie-er-") as tmp:
+        path = os.path.join(tmp, "records.csv")
+        started = time.perf_counter()
+        child = subprocess.run([sys.executable, str(HERE / "hotel_sources_data.py"), "--n", str(args.n),
+                                "--seed", str(args.seed), "--out", path],
+                               check=True, capture_output=True, text=True)
+        summary = json.loads(child.stderr.strip().splitlines()[-1])
+        print(f"generated {summary['rows']} records of {summary['entities']} hotels (seed {args.seed}) "
+              f"in a child process in {time.perf_counter() - started:.1f} s")
+        started = time.perf_counter()
+        records, truth = load(path)
+    print(f"loaded {len(records)} records in {time.perf_counter() - started:.1f} s; "
+          f"peak RSS so far {peak_rss_mb():.0f} MB")
+
+    from sadie_pipeline.core.entity_resolution import resolve
+
+    started = time.perf_counter()
+    result = resolve(records)
+    wall = time.perf_counter() - started
+    rss = peak_rss_mb()
+    print(f"resolve: {wall:.2f} s, peak RSS {rss:.0f} MB")
+    print("stats: " + ", ".join(f"{k}={v}" for k, v in result.stats.items()))
+
+    precision, recall, tp, pred, true = pairwise(result.entity_of, truth)
+    print(f"entities: {len(result.entities)} predicted, {len(set(truth))} true; "
+          f"{len(result.review_pairs)} review pairs")
+    print(f"pairs: {tp} correct of {pred} predicted, {true} true -> precision {precision:.4f}, recall {recall:.4f}")
+    review_true = sum(1 for i, j, _ in result.review_pairs if truth[i] == truth[j])
+    print(f"review pairs that are true duplicates: {review_true} of {len(result.review_pairs)}")
+
+    metrics = {"wall_s": round(wall, 3), "peak_rss_mb": round(rss, 1),
+               "precision": round(precision, 5), "recall": round(recall, 5)}
+    misses = [k for k in ("precision", "recall") if metrics[k] < TARGETS[k]]
+    misses += [k for k in ("wall_s", "peak_rss_mb") if metrics[k] > TARGETS[k]]
+    print("targets: " + ("all met" if not misses else "missed " + ", ".join(misses)))
+    print(json.dumps({"benchmark": "entity_resolution", "metrics": metrics}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,375 @@
+"""Behaviour tests for sadie_pipeline.core.entity_resolution: signals, thresholds, review pairs,
+chains (brand domains and central phones), variations, contradiction guards, ids kept."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from sadie_pipeline.core.entity_resolution import (
+    BRAND_DOMAINS,
+    Resolution,
+    SourceRecord,
+    resolve,
+    score_pair,
+    website_parts,
+)
+
+CITY, STATE = "Orlando", "FL"
+
+
+def rec(source: str = "dmo", external_id: str | None = None, name: str | None = "Seabreeze Inn",
+        address: str | None = None, city: str | None = CITY, state: str | None = STATE,
+        phone: str | None = None, website: str | None = None, lat: float | None = None,
+        lng: float | None = None, place_id: str | None = None) -> SourceRecord:
+    return SourceRecord(source, external_id, name, address, city, state, None, phone, website, lat, lng,
+                        place_id)
+
+
+def groups(result: Resolution) -> list[list[int]]:
+    return sorted(sorted(e.members) for e in result.entities)
+
+
+def same(result: Resolution, i: int, j: int) -> bool:
+    return result.entity_of[i] == result.entity_of[j]
+
+
+# --- the signals ---------------------------------------------------------------------------------
+
+def test_same_place_id_merges_whatever_else_differs():
+    a = rec("serper", "ChIJabc", name="Seabreeze Inn", address="100 Ocean Dr")
+    b = rec("google", "ChIJabc", name="Completely Other Name", address="999 Elsewhere Rd", city="Tampa")
+    assert score_pair(a, b).score == 1.0
+    assert score_pair(a, b).signals == ("place_id",)
+    result = resolve([a, b])
+    assert same(result, 0, 1) and result.merges == 1
+
+
+def test_place_id_column_of_another_source_matches_serper_place_id():
+    a = rec("serper", "ChIJxyz", name="Seabreeze Inn")
+    b = rec("csv", "row-17", name="Sea Breeze Hotel", place_id="ChIJxyz")
+    assert same(resolve([a, b]), 0, 1)
+
+
+def test_same_website_domain_alone_merges():
+    a = rec("serper", "ChIJ1", name="Seabreeze Inn", website="https://www.seabreezeinn.com/")
+    b = rec("dmo", "d1", name="The Sea Breeze Motel", website="http://seabreezeinn.com/rooms?utm_source=x")
+    s = score_pair(a, b)
+    assert s.signals[0] == "website" and s.score >= 0.9
+    assert same(resolve([a, b]), 0, 1)
+
+
+def test_same_phone_in_any_format_merges():
+    a = rec("serper", "ChIJ1", name="Seabreeze Inn", phone="(407) 828-4000")
+    b = rec("csv", "c1", name="Seabreeze Inn Orlando", phone="+1 407.828.4000")
+    c = rec("dmo", "d1", name="Seabreeze Inn", phone="1-407-828-4000")
+    result = resolve([a, b, c])
+    assert groups(result) == [[0, 1, 2]]
+    assert "phone" in score_pair(a, c).signals
+
+
+def test_name_exact_and_city_alone_is_review_only():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge")
+    b = rec("csv", "c1", name="BLUE HERON LODGE")
+    s = score_pair(a, b)
+    assert s.signals == ("name_exact",) and s.score == pytest.approx(0.7)
+    result = resolve([a, b])
+    assert not same(result, 0, 1)
+    assert result.review_pairs == [(0, 1, 0.7)]
+
+
+def test_address_and_city_alone_is_review_only():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 N Main St, Orlando, FL 32801")
+    b = rec("csv", "c1", name="Palm Court Motel", address="120 North Main Street")
+    s = score_pair(a, b)
+    assert "address" in s.signals and s.score < 0.8
+    result = resolve([a, b])
+    assert not same(result, 0, 1)
+
+
+def test_fuzzy_name_alone_is_review_and_with_address_merges():
+    a = rec("serper", "ChIJ1", name="Seabreeze Inn & Suites", address="100 Ocean Dr")
+    b = rec("csv", "c1", name="Seabrese Inn and Suites")
+    s = score_pair(a, b)
+    assert s.signals == ("name_fuzzy",) and s.score == pytest.approx(0.5)
+    assert resolve([a, b]).review_pairs == [(0, 1, 0.5)]
+    b2 = rec("csv", "c1", name="Seabrese Inn and Suites", address="100 OCEAN DRIVE SUITE 2")
+    s2 = score_pair(a, b2)
+    assert set(s2.signals) == {"name_fuzzy", "address"} and s2.score == pytest.approx(0.8)
+    assert same(resolve([a, b2]), 0, 1)
+
+
+def test_names_or_addresses_in_other_cities_give_no_signal():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 Main St")
+    b = rec("csv", "c1", name="Blue Heron Lodge", address="120 Main St", city="Tampa")
+    assert score_pair(a, b).score == 0.0
+    result = resolve([a, b])
+    assert not same(result, 0, 1) and result.review_pairs == []
+
+
+def test_corroborating_signals_raise_the_score():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 Main St")
+    b = rec("csv", "c1", name="The Blue Heron Lodge", address="120 MAIN STREET")
+    s = score_pair(a, b)
+    assert set(s.signals) == {"name_exact", "address"}
+    assert s.score == pytest.approx(1 - 0.3 * 0.4)
+    assert same(resolve([a, b]), 0, 1)
+
+
+def test_unrelated_name_weakens_a_lone_phone_match():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", phone="407-828-4000")
+    b = rec("csv", "c1", name="Grand Palms Resort", phone="4078284000")
+    s = score_pair(a, b)
+    assert s.signals == ("phone",) and 0.5 <= s.score < 0.8
+    assert not same(resolve([a, b]), 0, 1)
+
+
+# --- thresholds -----------------------------------------------------------------------------------
+
+def test_merge_threshold_boundary_is_inclusive():
+    a = rec("serper", "ChIJ1", name="Seabreeze Inn", address="100 Ocean Dr")
+    b = rec("csv", "c1", name="Seabrese Inn", address="100 Ocean Drive")  # 0.5 + 0.6 -> exactly 0.8
+    assert score_pair(a, b).score == pytest.approx(0.8)
+    assert same(resolve([a, b], merge_threshold=0.8), 0, 1)
+    stricter = resolve([a, b], merge_threshold=0.81)
+    assert not same(stricter, 0, 1)
+    assert stricter.review_pairs == [(0, 1, 0.8)]
+
+
+def test_review_threshold_boundary():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge")
+    b = rec("csv", "c1", name="Blue Heron Lodge")
+    assert resolve([a, b], review_threshold=0.7).review_pairs == [(0, 1, 0.7)]
+    assert resolve([a, b], review_threshold=0.71).review_pairs == []
+
+
+def test_review_pairs_are_one_per_entity_pair_and_never_inside_an_entity():
+    recs = [
+        rec("serper", "ChIJ1", name="Blue Heron Lodge", phone="407-828-4000", address="10 Main St"),
+        rec("dmo", "d1", name="Blue Heron Lodge", phone="(407) 828-4000"),  # merges with 0
+        rec("csv", "c1", name="BLUE HERON LODGE"),  # only the name: review against the entity once
+    ]
+    result = resolve(recs)
+    assert groups(result) == [[0, 1], [2]]
+    assert len(result.review_pairs) == 1
+    i, j, score = result.review_pairs[0]
+    assert j == 2 and i in (0, 1) and score == pytest.approx(0.7)
+
+
+# --- chains ---------------------------------------------------------------------------------------
+
+def hilton(k: int, source: str = "serper", **kw) -> SourceRecord:
+    quarter = ["Airport", "Downtown", "North", "South", "Lake Buena Vista", "Convention Center",
+               "Universal", "International Drive", "Maingate", "Sea World"][k]
+    fields = dict(name=f"Hilton Orlando {quarter}", address=f"{1000 + 100 * k} International Dr",
+                  phone="+1 407-828-4000", website="https://www.hilton.com/")
+    fields.update(kw)
+    return rec(source, f"ChIJhilton{k}" if source == "serper" else f"{source}-{k}", **fields)
+
+
+def test_ten_hiltons_with_brand_domain_and_central_phone_stay_ten():
+    result = resolve([hilton(k) for k in range(10)])
+    assert len(result.entities) == 10 and result.merges == 0
+    assert result.stats["shared_phones"] == 1
+
+
+def test_ten_hiltons_without_place_ids_or_addresses_stay_ten():
+    recs = [hilton(k, source="dmo", address=None) for k in range(10)]
+    result = resolve(recs)
+    assert len(result.entities) == 10
+    assert all(score < 0.8 for _, _, score in result.review_pairs)
+
+
+def test_same_hilton_from_two_sources_merges_on_the_property_url():
+    url = "https://www.hilton.com/en/hotels/mcoabhh-hilton-orlando-buena-vista-palace/"
+    recs = [hilton(k) for k in range(10)] + [
+        rec("serper", "ChIJpalace", name="Hilton Orlando Buena Vista Palace", website=url,
+            address="1900 E Buena Vista Dr", phone="+1 407-828-4000"),
+        rec("dmo", "visit-orlando-5", name="Hilton Orlando Buena Vista Palace Disney Springs Area",
+            website="http://hilton.com/en/hotels/mcoabhh-hilton-orlando-buena-vista-palace?SEO_id=GMB",
+            phone="(800) 445-8667"),
+    ]
+    result = resolve(recs)
+    assert same(result, 10, 11)
+    assert len(result.entities) == 11
+    assert website_parts(url) == ("hilton.com", "hilton.com/mcoabhh-hilton-orlando-buena-vista-palace")
+
+
+def test_brand_home_page_never_identifies():
+    a = rec("serper", "ChIJ1", name="Hampton Inn Orlando Airport", website="https://www.hilton.com")
+    b = rec("dmo", "d1", name="Homewood Suites Orlando Downtown", website="hilton.com/en/")
+    assert "hilton.com" in BRAND_DOMAINS
+    assert score_pair(a, b).signals == ()
+    assert not same(resolve([a, b]), 0, 1)
+
+
+def test_brand_domain_detected_from_the_data():
+    # druryhotels.com is in no built-in list: seen in three cities it is brand-level.
+    recs = [rec("serper", f"ChIJd{k}", name=f"Drury Inn & Suites {c}", city=c, address=f"{k + 1}00 Main St",
+                website="https://www.druryhotels.com/") for k, c in enumerate(["Orlando", "Tampa", "Miami"])]
+    recs.append(rec("dmo", "d9", name="Drury Inn and Suites", city="Tampa", website="druryhotels.com"))
+    recs.append(rec("csv", "c9", name="Drury Plaza Hotel", city="Jacksonville", website="druryhotels.com"))
+    result = resolve(recs)
+    assert result.stats["shared_domains"] == 1
+    assert len(result.entities) == 5
+
+
+def test_brand_phone_detected_from_the_data_and_toll_free_sooner():
+    local = [rec("serper", f"ChIJ{k}", name=f"Motel {k} Lodge", city=c, address=f"{k + 1} Oak St",
+                 phone="407-555-2368") for k, c in enumerate(["Orlando", "Tampa", "Miami"])]
+    assert len(resolve(local).entities) == 3
+    toll_free = [rec("dmo", f"d{k}", name=f"Motel {k} Lodge", city=c, phone="1-800-466-8356")
+                 for k, c in enumerate(["Orlando", "Tampa"])]
+    result = resolve(toll_free)
+    assert len(result.entities) == 2 and result.stats["shared_phones"] == 1
+
+
+def test_huge_brand_blocks_stay_fast_and_apart():
+    recs = [rec("serper", f"ChIJq{k}", name=f"Quality Inn Orlando {k}", address=f"{k + 1} Colonial Dr",
+                phone="877-424-6423", website="https://www.choicehotels.com/") for k in range(1500)]
+    started = time.perf_counter()
+    result = resolve(recs)
+    assert time.perf_counter() - started < 1.0
+    assert len(result.entities) == 1500
+    assert result.stats["compared_pairs"] < 20_000
+
+
+# --- variations that still merge ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name_a, name_b", [
+    ("The Seabreeze Inn", "Seabreeze Inn"),
+    ("Seabreeze Inn & Suites", "SEABREEZE INN AND SUITES"),
+    ("Seabreeze Inn", "Seabreeze Inn Orlando"),
+    ("Days Inn by Wyndham Orlando Airport", "Days Inn Orlando Airport"),
+    ("Coral Bear Hotel", "Coral Bear Hottel"),
+    ("Seabreeze Inn & Stes", "Seabreeze Inn & Suites"),
+])
+def test_name_variations_merge_with_the_address(name_a, name_b):
+    a = rec("serper", "ChIJ1", name=name_a, address="1200 N Ocean Blvd, Orlando, FL 32801")
+    b = rec("csv", "c1", name=name_b, address="1200 NORTH OCEAN BOULEVARD", city="ORLANDO", state="Florida")
+    assert same(resolve([a, b]), 0, 1), score_pair(a, b)
+
+
+def test_saint_and_st_are_one_city():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="5 Bay St", city="St. Augustine")
+    b = rec("dmo", "d1", name="Blue Heron Lodge", address="5 Bay Street", city="Saint Augustine")
+    assert same(resolve([a, b]), 0, 1)
+
+
+def test_missing_fields_do_not_block_a_strong_match():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address=None, phone="407-828-4000")
+    b = rec("csv", "c1", name=None, address=None, city=None, state=None, phone="4078284000")
+    assert same(resolve([a, b]), 0, 1)
+
+
+def test_dual_branded_site_is_two_hotels():
+    a = rec("serper", "ChIJ1", name="Holiday Inn Orlando", address="10 Main St", phone="407-828-4000",
+            website="https://www.ihg.com/holidayinn/hotels/us/en/orlando/mcoaa/hoteldetail")
+    b = rec("serper", "ChIJ2", name="Holiday Inn Express & Suites Orlando", address="10 Main St",
+            phone="407-828-5000", website="https://www.ihg.com/holidayinnexpress/hotels/us/en/orlando/mcobb/hoteldetail")
+    c = rec("csv", "c1", name="HOLIDAY INN EXPRESS & SUITES ORLANDO", address="10 MAIN ST")
+    result = resolve([a, b, c])
+    assert not same(result, 0, 1)
+    assert same(result, 1, 2) and not same(result, 0, 2)
+
+
+# --- contradictions -------------------------------------------------------------------------------
+
+def test_different_place_ids_never_merge_but_strong_pairs_are_reviewed():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", phone="407-828-4000", website="blueheron.com")
+    b = rec("serper", "ChIJ2", name="Blue Heron Lodge", phone="407-828-4000", website="blueheron.com")
+    s = score_pair(a, b)
+    assert s.veto == "place_id" and s.score > 0.9
+    result = resolve([a, b])
+    assert not same(result, 0, 1)
+    assert [(i, j) for i, j, _ in result.review_pairs] == [(0, 1)]
+
+
+def test_transitive_chain_cannot_glue_two_place_ids():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", website="blueheron.com")
+    b = rec("serper", "ChIJ2", name="Blue Heron Lodge", phone="407-828-4000")
+    c = rec("csv", "c1", name="Blue Heron Lodge", website="blueheron.com", phone="407-828-4000")
+    result = resolve([a, b, c])
+    assert not same(result, 0, 1)
+    assert same(result, 0, 2) or same(result, 1, 2)
+
+
+def test_different_house_numbers_on_one_street_never_merge():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="100 Main St", website="blueheron.com")
+    b = rec("dmo", "d1", name="Blue Heron Lodge", address="120 Main Street", website="blueheron.com")
+    s = score_pair(a, b)
+    assert s.veto == "house_number"
+    assert not same(resolve([a, b]), 0, 1)
+
+
+def test_transitive_chain_cannot_glue_two_house_numbers_on_one_street():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="100 Main St", website="blueheron.com")
+    b = rec("dmo", "d1", name="Blue Heron Lodge North", address="120 Main St", phone="407-828-4000")
+    c = rec("csv", "c1", name="Blue Heron Lodge", website="blueheron.com", phone="407-828-4000")
+    result = resolve([a, b, c])
+    assert not same(result, 0, 1)
+    assert same(result, 0, 2)  # the website link (0.9+) is stronger than the phone link
+
+
+def test_other_state_or_far_away_vetoes():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", website="blueheron.com", lat=28.5, lng=-81.4)
+    b = rec("dmo", "d1", name="Blue Heron Lodge", website="blueheron.com", state="Georgia")
+    c = rec("dmo", "d2", name="Blue Heron Lodge", website="blueheron.com", lat=29.5, lng=-81.4)
+    assert score_pair(a, b).veto == "state"
+    assert score_pair(a, c).veto == "distance"
+    assert not same(resolve([a, b]), 0, 1)
+    assert not same(resolve([a, c]), 0, 1)
+
+
+# --- output ---------------------------------------------------------------------------------------
+
+def test_entities_keep_every_source_id():
+    recs = [
+        rec("serper", "ChIJ1", name="Blue Heron Lodge", phone="407-828-4000"),
+        rec("dmo", "visit-orlando-17", name="Blue Heron Lodge", phone="(407) 828-4000"),
+        rec("csv", "row-3", name="BLUE HERON LODGE", phone="4078284000"),
+        rec("serper", "ChIJ1", name="Blue Heron Lodge"),  # the same place found twice
+        rec("dmo", "visit-orlando-99", name="Palm Court Motel", phone="407-555-0199"),
+    ]
+    result = resolve(recs)
+    assert groups(result) == [[0, 1, 2, 3], [4]]
+    entity = result.entities[result.entity_of[0]]
+    assert entity.members == [0, 1, 2, 3]
+    assert entity.ids == {"serper": ["ChIJ1"], "dmo": ["visit-orlando-17"], "csv": ["row-3"]}
+    assert result.merges == 3 and result.entity_of == [0, 0, 0, 0, 1]
+
+
+def test_result_does_not_depend_on_record_order():
+    recs = [hilton(k) for k in range(10)] + [
+        rec("serper", "ChIJ1", name="Blue Heron Lodge", address="100 Main St", website="blueheron.com"),
+        rec("dmo", "d1", name="Blue Heron Lodge", address="100 Main Street"),
+        rec("csv", "c1", name="The Blue Heron Lodge", website="http://blueheron.com/"),
+    ]
+    forward = resolve(recs)
+    backward = resolve(recs[::-1])
+    n = len(recs)
+    fwd = {frozenset(m) for m in groups(forward)}
+    bwd = {frozenset(n - 1 - i for i in m) for m in groups(backward)}
+    assert fwd == bwd
+
+
+def test_empty_and_single():
+    assert resolve([]).entity_of == [] and resolve([]).entities == []
+    one = resolve([rec()])
+    assert one.entity_of == [0] and one.merges == 0 and one.review_pairs == []
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("https://www.seabreezeinn.com/", ("seabreezeinn.com", "")),
+    ("seabreezeinn.com/index.html?utm=1#top", ("seabreezeinn.com", "")),
+    ("http://WWW.SeaBreezeInn.com:8080/contact", ("seabreezeinn.com", "seabreezeinn.com/contact")),
+    ("https://www.marriott.com/en-us/hotels/mcoap-orlando-airport/overview/",
+     ("marriott.com", "marriott.com/mcoap-orlando-airport")),
+    ("seabreeze.wixsite.com/home", ("wixsite.com", "seabreeze.wixsite.com")),
+    ("https://www.example.co.uk/en/", ("example.co.uk", "")),
+    ("not a url", None),
+    ("", None),
+])
+def test_website_parts(url, expected):
+    assert website_parts(url) == expected
