@@ -20,7 +20,7 @@ Layout of ``generate(n, seed)`` (rows are dicts with ``COLUMNS`` keys, ``entity`
   the group's local office phone.
 * Some independents use a hosted site (``name.wixsite.com``) or a Facebook page.
 * Cities: ``max(20, n // 40)`` cities in the 50 states (city names repeat across states), with
-  Zipf-like sizes (the largest cities hold about 2,000 hotels), so blocks are big and chains
+  Zipf-like sizes (the largest holds about 2,500 hotels), so blocks are big and chains
   cluster.
 * Variations between the sources of one hotel: "The " prefix added or dropped, one typo in a
   long word, "&" / "and", upper case, "Suites" -> "Stes", the city dropped from a chain name or

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from rapidfuzz import fuzz, process
 
 from sadie_pipeline.core.normalize import match_key
@@ -87,6 +88,13 @@ def _score(name_ratio: float, addr_a: str, num_a: str | None, phone_a: str | Non
     return round(score, 4)
 
 
+def _name_cut(floor: float, factor: float) -> float:
+    """The name ratio below which a candidate cannot reach floor even with full address and phone
+    credit, its score multiplied by factor (0.5 for another house number); the margin covers the
+    rounding of scores to four places, so skipping such candidates never changes a result."""
+    return ((floor - 0.0001) / factor - 0.4) / 0.6 * 100
+
+
 class BlockIndex:
     """Candidates grouped by block key, with their comparison keys computed once."""
 
@@ -122,48 +130,87 @@ class BlockIndex:
             score_cutoff=max(0.0, (min_certainty - 0.4) / 0.6 * 100), limit=None,
         )
         best: Match | None = None
-        floor = min_certainty  # the score a candidate must reach: min_certainty, then the best so far
+        full_cut, halved_cut = _name_cut(min_certainty, 1.0), _name_cut(min_certainty, 0.5)
         for _, name_ratio, pos in shortlist:
-            # Upper bound, same float operations as _score with full address and phone credit, so
-            # skipping on it never changes the result.
-            most = 0.6 * (name_ratio / 100) + 0.3 * 1.0 + 0.1 * 1.0
-            if round(most, 4) < floor:
+            if name_ratio < full_cut:
                 break
             i = positions[pos]
             other = self.numbers[i]
-            if number and other and number != other and round(most / 2, 4) < floor:
+            if number and other and number != other and name_ratio < halved_cut:
                 continue
             cand = self.records[i]
             if cand.id == exclude_id:
                 continue
             score = _score(name_ratio, address, number, rec.phone, self.addresses[i], other, cand.phone)
-            if score >= floor and (best is None or score > best.certainty or
-                                   (score == best.certainty and cand.id < best.candidate_id)):
+            if score >= min_certainty and (best is None or score > best.certainty or
+                                           (score == best.certainty and cand.id < best.candidate_id)):
                 best = Match(rec.id, cand.id, score)
-                floor = score
+                full_cut, halved_cut = _name_cut(score, 1.0), _name_cut(score, 0.5)
         return best
 
 
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float) -> list[Match]:
     """Best candidate for each record scoring at least min_certainty."""
-    index = BlockIndex(candidates)
-    return [m for rec in records if (m := index.best_match(rec, min_certainty))]
+    left, right = BlockIndex(records), BlockIndex(candidates)
+    best: dict[int, Match] = {}
+    for key, rows in left.blocks.items():
+        cols = right.blocks.get(key)
+        if cols:
+            _best_pairs(left, rows, right, cols, min_certainty, best, later_only=False)
+    return [best[rec.id] for rec in records if rec.id in best]
 
 
 def match_within(records: Sequence[MatchRecord], min_certainty: float) -> list[Match]:
     """Near duplicates inside one batch: each record against the records before it, so the
     first of a group stays primary and the later ones point at it (chains resolve to the first)."""
-    index = BlockIndex([])
+    index = BlockIndex(records)
+    best: dict[int, Match] = {}
+    for members in index.blocks.values():
+        if len(members) > 1:
+            _best_pairs(index, members, index, members, min_certainty, best, later_only=True)
     primary: dict[int, int] = {}
     matches = []
     for rec in records:
-        m = index.best_match(rec, min_certainty)
+        m = best.get(rec.id)
         if m:
             root = primary.get(m.candidate_id, m.candidate_id)
             primary[rec.id] = root
             matches.append(Match(rec.id, root, m.certainty))
-        index.add(rec)
     return matches
+
+
+def _best_pairs(left: BlockIndex, rows: list[int], right: BlockIndex, cols: list[int], min_certainty: float,
+                best: dict[int, Match], later_only: bool) -> None:
+    """Scores one block: all name pairs at once in C (rapidfuzz cdist), then the full certainty
+    only for pairs whose names could reach min_certainty. Keeps each left record's best match
+    (ties to the lower candidate id); with later_only, a record only matches earlier positions."""
+    cut = max(0.0, _name_cut(min_certainty, 1.0))
+    ratios = process.cdist([left.names[i] for i in rows], [right.names[j] for j in cols],
+                           scorer=fuzz.token_sort_ratio, score_cutoff=cut, dtype=np.float32)
+    addresses = process.cdist([left.addresses[i] for i in rows], [right.addresses[j] for j in cols],
+                              scorer=fuzz.ratio, dtype=np.float32)
+    # The most each pair could score (full phone credit): most pairs of a block drop out here, in C.
+    address_credit = np.clip((addresses / 100 - 0.6) / 0.4, 0.0, 1.0)
+    address_credit[addresses == 0] = 0.5  # an empty address on either side counts half, as in _score
+    ceiling = 0.6 * ratios / 100 + 0.3 * address_credit + 0.1
+    ratios[ceiling < min_certainty - 0.0001] = 0
+    if later_only:
+        ratios = np.tril(ratios, -1)
+    halved_cut = _name_cut(min_certainty, 0.5)
+    for r, c in zip(*np.nonzero(ratios)):
+        i, j = rows[r], cols[c]
+        name_ratio = float(ratios[r, c])
+        num_a, num_b = left.numbers[i], right.numbers[j]
+        if num_a and num_b and num_a != num_b and name_ratio < halved_cut:
+            continue
+        rec, cand = left.records[i], right.records[j]
+        score = _score(name_ratio, left.addresses[i], num_a, rec.phone, right.addresses[j], num_b, cand.phone)
+        if score < min_certainty:
+            continue
+        current = best.get(rec.id)
+        if current is None or score > current.certainty or (
+                score == current.certainty and cand.id < current.candidate_id):
+            best[rec.id] = Match(rec.id, cand.id, score)
 
 
 def classify(score: float, auto_match: float, review: float) -> str:

@@ -212,6 +212,25 @@ def test_best_match_finds_every_branch_of_a_large_chain():
         assert m is not None and m.candidate_id == b.id
 
 
+
+@pytest.mark.parametrize("min_certainty", [0.5, 0.65, 0.8])
+def test_best_match_equals_scoring_every_candidate(min_certainty):
+    # the name shortlist and its pruning are only shortcuts: same result as scoring the whole block
+    rnd = random.Random(7)
+    chains = ["Tim Hortons", "Sobeys Express", "Irving Big Stop"]
+    def random_rec(i: int) -> MatchRecord:
+        name = rnd.choice(chains) if rnd.random() < 0.4 else " ".join(rnd.sample(WORDS, rnd.choice([2, 3]))).title()
+        address = rnd.choice([f"{rnd.randint(1, 40)} {rnd.choice(STREETS)}", f"Route {rnd.randint(1, 3)}", ""])
+        return MatchRecord(i, name, address, rnd.choice(["A", "B"]), rnd.choice([None, "Z1"]), rnd.choice([None, "+1", "+2"]))
+    candidates = [random_rec(i) for i in range(80)]
+    index = BlockIndex(candidates)
+    for probe in (random_rec(i) for i in range(100, 160)):
+        keys = set(block_keys(probe))
+        scored = [(certainty(probe, c), -c.id) for c in candidates if keys & set(block_keys(c))]
+        above = [s for s in scored if s[0] >= min_certainty]
+        expected = Match(probe.id, -max(above)[1], max(above)[0]) if above else None
+        assert index.best_match(probe, min_certainty) == expected
+
 # --- match_against ----------------------------------------------------------------------------
 
 def test_match_against_finds_best_candidate_per_record():
