@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
 
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
-from sadie_pipeline.core.hashing import change_hash, source_id_for
-from sadie_pipeline.listings.raw_files import SplitWriter, WrittenFile, dumps_line, file_key
+from sadie_pipeline.core.hashing import source_id_for
+from sadie_pipeline.listings.raw_files import SplitWriter, WrittenFile, file_key
 from sadie_pipeline.listings.readers import UnreadableFileError, iter_records
 from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
 from sadie_pipeline.resources.database import Database
@@ -110,20 +111,27 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
                 iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding")), start=1
             ):
                 explicit = record.get(id_col) if id_col else None
-                record["raw_hash"] = change_hash(record.values())
-                record["rec_num"] = count
-                record["dmo_id"] = dmo.id
-                record["source_id"] = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
-                                                    explicit.strip() if isinstance(explicit, str) else None)
-                record["imported_at"] = imported_at
-                record["imported_by"] = imported_by
-                writer.write(dumps_line(record))
+                source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
+                                          explicit.strip() if isinstance(explicit, str) else None)
+                writer.write(raw_line(record, {
+                    "rec_num": count, "dmo_id": dmo.id, "source_id": source_id,
+                    "imported_at": imported_at, "imported_by": imported_by}))
     except BaseException:
         writer.abort()
         raise
     if count == 0:
         raise UnreadableFileError(f"{key.rsplit('/', 1)[-1]}: the file has a header but no records")
     return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
+
+
+def raw_line(record: dict[str, Any], metadata: dict[str, Any]) -> bytes:
+    """The record as imported plus the metadata columns (they win over same-named columns) and
+    raw_hash, a digest of the record's own content that lets an unchanged record skip staging work."""
+    body = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    metadata["raw_hash"] = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+    meta = json.dumps(metadata, ensure_ascii=False, separators=(",", ":"))
+    joined = body[:-1] + "," + meta[1:] if len(body) > 2 else meta
+    return (joined + "\n").encode()
 
 
 class _HashingReader:

@@ -18,7 +18,9 @@ def test_served_sandbox_in_a_child_process() -> None:
         assert hotel.name in [p["title"] for p in r.json()["places"]]
         assert sb.resolver().resolve(hotel.domain, "A")[0].address == "127.0.0.1"
         sb.configure("serper", rate_limit=(1, 60))
-        httpx.post(f"{sb.base_url('serper')}/places", headers={"X-API-KEY": "k"}, json={"q": "hotels"})
+        codes = [httpx.post(f"{sb.base_url('serper')}/places", headers={"X-API-KEY": "k"},
+                            json={"q": "hotels"}).status_code for _ in range(2)]
+        assert codes == [200, 429]
         assert sb.stats("serper")["rate_limited"] == 1
         sb.reset()
         assert sb.stats("serper")["requests"] == 0

@@ -82,6 +82,15 @@ class SerperService(Service):
 
     # ---- the search itself -----------------------------------------------------------------
     def matches(self, q: str, location: str | None, ll: tuple[float, float, float] | None) -> list[Place]:
+        key = (q.lower(), (location or "").lower(), ll)
+        cache: dict[Any, list[Place]] = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            if len(cache) > 10_000:
+                cache.clear()
+            cache[key] = self._matches(q, location, ll)
+        return cache[key]
+
+    def _matches(self, q: str, location: str | None, ll: tuple[float, float, float] | None) -> list[Place]:
         world = self.ctx.world
         city = world.find_city(location or "") or world.find_city(q)
         lodging = bool(LODGING_WORDS.search(q))
