@@ -186,9 +186,9 @@ def _best_pairs(left: BlockIndex, rows: list[int], right: BlockIndex, cols: list
     (ties to the lower candidate id); with later_only, a record only matches earlier positions."""
     cut = max(0.0, _name_cut(min_certainty, 1.0))
     ratios = process.cdist([left.names[i] for i in rows], [right.names[j] for j in cols],
-                           scorer=fuzz.token_sort_ratio, score_cutoff=cut, dtype=np.float32)
+                           scorer=fuzz.token_sort_ratio, score_cutoff=cut, dtype=np.float64)
     addresses = process.cdist([left.addresses[i] for i in rows], [right.addresses[j] for j in cols],
-                              scorer=fuzz.ratio, dtype=np.float32)
+                              scorer=fuzz.ratio, dtype=np.float64)
     # The most each pair could score (full phone credit): most pairs of a block drop out here, in C.
     address_credit = np.clip((addresses / 100 - 0.6) / 0.4, 0.0, 1.0)
     address_credit[addresses == 0] = 0.5  # an empty address on either side counts half, as in _score

@@ -6,7 +6,7 @@ import argparse
 import json
 import signal
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from .server import Sandbox, SandboxConfig
 from .world import World

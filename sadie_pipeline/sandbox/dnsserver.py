@@ -88,7 +88,7 @@ def build_zone(world: Any) -> dict[str, dict[int, list[str]]]:
 
 
 class DnsServer:
-    def __init__(self, ctx: "SandboxContext") -> None:
+    def __init__(self, ctx: SandboxContext) -> None:
         self.ctx = ctx
         self.rrsets: dict[str, dict[int, dns.rrset.RRset]] = {}
         self.soas: dict[str, dns.rrset.RRset] = {}

@@ -42,13 +42,13 @@ class SandboxProcess:
         self._proc: subprocess.Popen[str] | None = None
         self._http: httpx.Client | None = None
 
-    def __enter__(self) -> "SandboxProcess":
+    def __enter__(self) -> SandboxProcess:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
 
-    def start(self, timeout: float = 60.0) -> "SandboxProcess":
+    def start(self, timeout: float = 60.0) -> SandboxProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self._proc = subprocess.Popen([sys.executable, "-m", "sadie_pipeline.sandbox", *self.args],
                                       stdout=subprocess.PIPE, text=True, env=env)

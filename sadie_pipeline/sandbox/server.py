@@ -28,8 +28,9 @@ import random
 import socket
 import threading
 import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Awaitable, Callable, Iterator, Mapping
+from typing import Any
 
 from aiohttp import web
 
@@ -53,7 +54,7 @@ class Knobs:
     hang_s: float = 30.0             # how long a hanging request (or a dead_timeout site) hangs
 
     @classmethod
-    def of(cls, value: "Knobs | Mapping[str, Any] | None") -> "Knobs":
+    def of(cls, value: Knobs | Mapping[str, Any] | None) -> Knobs:
         if value is None:
             return cls()
         if isinstance(value, Knobs):
@@ -194,13 +195,13 @@ class Sandbox:
         self.dns_port: int | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
 
-    def start(self, timeout: float = 15.0) -> "Sandbox":
+    def start(self, timeout: float = 15.0) -> Sandbox:
         if self._loop is not None:
             return self
         loop = asyncio.new_event_loop()

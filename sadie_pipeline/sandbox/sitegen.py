@@ -237,7 +237,7 @@ Email: <a href="mailto:info@{_e(domain)}">info@{_e(domain)}</a></address>
 RENDERERS = {"": home, "rooms": rooms, "amenities": amenities, "about": about, "contact": contact}
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
 def render(place: Place, page: str) -> str | None:
     """HTML of `page` ("" = home) or None when the site has no such page."""
     if place.site == "huge" and page == "":

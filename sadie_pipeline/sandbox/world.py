@@ -12,9 +12,10 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
@@ -212,11 +213,11 @@ class World:
 
     # ---- construction ------------------------------------------------------------------------
     @classmethod
-    def demo(cls) -> "World":
+    def demo(cls) -> World:
         return cls.from_json(FIXTURES_DIR / "demo_region.json")
 
     @classmethod
-    def from_json(cls, path: Path) -> "World":
+    def from_json(cls, path: Path) -> World:
         data = json.loads(Path(path).read_text())
         state = data["state"]
         places = [_place_from_json(h, state) for h in data.get("hotels", [])]
@@ -227,10 +228,10 @@ class World:
         return cls(places, cities, domains)
 
     @classmethod
-    def synthetic(cls, n: int, **kwargs: Any) -> "World":
+    def synthetic(cls, n: int, **kwargs: Any) -> World:
         return cls(generate_hotels(n, **kwargs), _SYNTH_CITIES_AS_CITY)
 
-    def plus(self, other: "World") -> "World":
+    def plus(self, other: World) -> World:
         return World(self.places + other.places, list(self.cities.values()) + list(other.cities.values()),
                      list(self.domains.values()) + list(other.domains.values()))
 

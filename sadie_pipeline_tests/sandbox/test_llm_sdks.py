@@ -75,6 +75,15 @@ def test_groq_tools_stream_and_errors(sb: Sandbox, web: httpx.Client, groq_clien
     assert r.choices[0].finish_reason == "tool_calls"
     assert call.function.name == "rooms" and json.loads(call.function.arguments) == {"room_count": 9}  # "nine rooms"
 
+    schema = {"type": "object", "properties": {"room_count": {"type": "integer"}, "property_type": {"type": "string"},
+                                               "evidence": {"type": "string"}}, "required": ["room_count"]}
+    r = groq_client.chat.completions.create(
+        model="openai/gpt-oss-20b", messages=[{"role": "user", "content": text}],
+        response_format={"type": "json_schema", "json_schema": {"name": "rooms", "schema": schema}})
+    shaped = json.loads(r.choices[0].message.content)
+    assert shaped["room_count"] == 9 and shaped["property_type"] == "bed_and_breakfast"
+    assert "nine rooms" in shaped["evidence"]
+
     chunks = list(groq_client.chat.completions.create(model="llama-3.1-8b-instant", stream=True,
                                                       messages=[{"role": "user", "content": text}]))
     assert "9 rooms" in "".join(c.choices[0].delta.content or "" for c in chunks)

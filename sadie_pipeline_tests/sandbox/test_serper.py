@@ -9,7 +9,6 @@ from sadie_pipeline.sandbox import Sandbox
 
 from .conftest import KEY
 
-
 _client = httpx.Client(timeout=5)  # one client: creating one per call costs ~50 ms (TLS context)
 
 

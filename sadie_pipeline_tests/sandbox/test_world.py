@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from html import escape as html_escape
 from collections import Counter
+from html import escape as html_escape
 
 from sadie_pipeline.sandbox import World, generate_hotels, llm, sitegen
 from sadie_pipeline.sandbox.world import DEAD_KINDS

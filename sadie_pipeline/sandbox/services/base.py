@@ -37,7 +37,7 @@ class Service:
     injected_error_status: ClassVar[int] = 500
     description: ClassVar[str] = ""
 
-    def __init__(self, ctx: "SandboxContext") -> None:
+    def __init__(self, ctx: SandboxContext) -> None:
         self.ctx = ctx
 
     # ---- to implement ----------------------------------------------------------------------

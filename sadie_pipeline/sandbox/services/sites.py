@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import zlib
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from aiohttp import web
