@@ -43,7 +43,7 @@ import random
 import re
 import time
 import unicodedata
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 __all__ = [
     "COLUMNS",
@@ -833,7 +833,7 @@ def write_csv(rows: Iterable[dict[str, str]], path) -> None:
         writer.writerows(rows)
 
 
-def main(argv: Optional[list[str]] = None) -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Write a synthetic tourism-listings CSV.")
     parser.add_argument("--n", type=int, default=100_000, help="number of rows (default 100000)")
     parser.add_argument("--out", required=True, help="CSV path to write")

@@ -104,6 +104,44 @@ def dmo_list() -> None:
         click.echo(f"{r['slug']:<28} {r['name']:<32} config v{r['config_version']}  {r['live_listings']} live listings")
 
 
+# --- hotel markets --------------------------------------------------------------------------
+
+@main.group()
+def market() -> None:
+    """Regions and the cities to discover hotels in."""
+
+
+@market.command("add")
+@click.argument("region")
+@click.argument("cities", nargs=-1, required=True)
+def market_add(region: str, cities: tuple[str, ...]) -> None:
+    """Add cities to discover in REGION (ISO 3166-2, e.g. US-FL)."""
+    from sadie_pipeline.hotels.markets import add_market
+    from sadie_pipeline.migrations import upgrade
+    from sadie_pipeline.regions import UnknownRegionError
+
+    database = _database()
+    upgrade(database.resolved_url())
+    try:
+        with database.connect() as conn:
+            active = add_market(conn, region, cities)
+    except UnknownRegionError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{region.upper()}: {', '.join(active)}")
+
+
+@market.command("list")
+def market_list() -> None:
+    from sadie_pipeline.hotels.markets import list_markets
+
+    with _database().connect() as conn:
+        markets = list_markets(conn)
+    if not markets:
+        click.echo('no markets yet: sadie market add US-FL Miami Orlando "Key West"')
+    for region, cities in markets.items():
+        click.echo(f"{region}: {', '.join(cities)}")
+
+
 # --- import ---------------------------------------------------------------------------------
 
 @main.command("import")

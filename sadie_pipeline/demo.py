@@ -22,7 +22,7 @@ def reset_local_state(echo: Callable[[str], None]) -> None:
     from sadie_pipeline.resources.database import Database
 
     with Database().connect() as conn:
-        conn.execute("DROP SCHEMA IF EXISTS staging, pipeline CASCADE")
+        conn.execute("DROP SCHEMA IF EXISTS staging, pipeline, sadie_gtm CASCADE")
         conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
         conn.execute("CREATE SCHEMA public")
     shutil.rmtree(sadie_home() / "objects", ignore_errors=True)

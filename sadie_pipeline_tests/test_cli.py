@@ -72,3 +72,12 @@ def test_import_of_an_unreadable_file_exits_with_a_reason(sadie_env, tmp_path):
 def test_import_into_an_unknown_dmo(sadie_env):
     result = CliRunner().invoke(main, ["import", "nobody", str(SAMPLE_DIR / "visit-pei.csv")])
     assert result.exit_code != 0
+
+
+def test_market_add_and_list(sadie_env, database):
+    out = _run("market", "add", "us-fl", "Miami", "Orlando", "Key  West")
+    assert out.output.strip() == "US-FL: Key West, Miami, Orlando"
+    _run("market", "add", "US-FL", "Miami")          # adding again changes nothing
+    assert _run("market", "list").output.strip() == "US-FL: Key West, Miami, Orlando"
+    bad = CliRunner().invoke(main, ["market", "add", "US-XX", "Nowhere"])
+    assert bad.exit_code != 0 and "ISO 3166-2" in bad.output

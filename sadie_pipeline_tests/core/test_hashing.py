@@ -8,7 +8,6 @@ import pytest
 
 from sadie_pipeline.core.hashing import change_hash, listing_match_hash, source_id_for
 
-
 # --- source_id_for ----------------------------------------------------------------------------
 
 def test_source_id_is_sha1_of_dmo_and_match_keys():

@@ -17,7 +17,6 @@ from sadie_pipeline.core.normalize import (
     title_case,
 )
 
-
 # --- clean_whitespace -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(

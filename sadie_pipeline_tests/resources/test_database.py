@@ -6,6 +6,7 @@ import pytest
 
 from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.resources.database import Database, to_sqlalchemy_url
+from sadie_pipeline.settings import SQL_DIR
 
 
 def test_explicit_url_wins_over_environment(monkeypatch, pg_url):
@@ -35,7 +36,7 @@ def test_embedded_server_when_nothing_is_configured(tmp_path, monkeypatch):
     try:
         url = db.resolved_url()
         assert str(tmp_path / "home" / "pg") in url
-        assert upgrade(url) == ["0001_public", "0002_pipeline", "0003_staging"]
+        assert upgrade(url) == sorted(p.stem for p in SQL_DIR.glob("*.sql"))
         assert upgrade(url) == []
         with db.connect() as conn:
             assert conn.execute("SELECT count(*) FROM public.ref_days").fetchone()[0] == 7
