@@ -8,11 +8,13 @@ from pathlib import Path
 
 from sadie_pipeline.settings import sadie_home
 
-_LOCAL_YAML = """# Written by sadie for local use; see dagster.yaml at the project root for production.
+MARKER = "# Written by sadie; edit freely, and delete this line to keep your edits."
+_LOCAL_YAML = MARKER + """
 telemetry:
   enabled: false
 """
 
+# dagster-postgres on SQLAlchemy 2.1 wants the driver in the URL: postgresql+psycopg2://...
 _POSTGRES_YAML = """storage:
   postgres:
     postgres_url:
@@ -21,11 +23,14 @@ _POSTGRES_YAML = """storage:
 
 
 def ensure_dagster_home() -> Path:
+    """Sets DAGSTER_HOME (when unset) and writes its dagster.yaml to match the environment,
+    unless a person took the file over (removed the marker line)."""
     home = Path(os.environ.get("DAGSTER_HOME") or sadie_home() / "dagster")
     home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
     config = home / "dagster.yaml"
-    if not config.exists():
+    if not config.exists() or config.read_text().startswith(MARKER):
         text = _LOCAL_YAML + (_POSTGRES_YAML if os.environ.get("SADIE_DAGSTER_PG_URL") else "")
-        config.write_text(text)
+        if not config.exists() or config.read_text() != text:
+            config.write_text(text)
     return home
