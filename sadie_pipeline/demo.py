@@ -28,6 +28,30 @@ def reset_local_state(echo: Callable[[str], None]) -> None:
     shutil.rmtree(sadie_home() / "objects", ignore_errors=True)
 
 
+UPDATED = """
+SELECT s.name,
+       concat_ws(', ',
+           CASE WHEN s.l_hash IS DISTINCT FROM p.l_hash THEN 'name/category' END,
+           CASE WHEN s.location_hash IS DISTINCT FROM p.location_hash THEN 'location' END,
+           CASE WHEN i.contact_info_hash IS DISTINCT FROM pi.contact_info_hash THEN 'contact' END,
+           CASE WHEN i.li_hash IS DISTINCT FROM pi.li_hash THEN 'description/season' END,
+           CASE WHEN i.images_hash IS DISTINCT FROM pi.images_hash THEN 'images' END,
+           CASE WHEN i.hours_hash IS DISTINCT FROM pi.hours_hash THEN 'hours' END)
+  FROM staging.listings s JOIN staging.listing_info i ON i.id = s.id
+  JOIN LATERAL (SELECT * FROM staging.listings q
+                 WHERE q.dmo_id = s.dmo_id AND q.source_id = s.source_id AND q.job_id < s.job_id
+                   AND q.promoted_at IS NOT NULL ORDER BY q.job_id DESC LIMIT 1) p ON true
+  JOIN staging.listing_info pi ON pi.id = p.id
+ WHERE s.job_id = %s AND s.action = 'update'
+ ORDER BY s.name
+"""
+
+
+def updated_listings(conn, job_id: int) -> list[tuple[str, str]]:
+    """What changed for each updated listing of a job, against its last promoted version."""
+    return conn.execute(UPDATED, (job_id,)).fetchall()
+
+
 def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     import json
 
@@ -59,6 +83,8 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     outcome = import_file("visit-pei", SAMPLE_DIR / "visit-pei.revision.csv")
     _print_summary("visit-pei", outcome)
     with database.connect() as conn:
+        for name, changed in updated_listings(conn, outcome["job_id"]):
+            echo(f"  updated: {name} ({changed})")
         deletions = [r for r in list_pending(conn, "visit-pei") if r["action"] == "delete"]
         for row in deletions:
             echo(f"  soft delete proposed: {row['name']} ({row['city']})")

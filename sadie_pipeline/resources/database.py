@@ -14,7 +14,11 @@ from sadie_pipeline.settings import sadie_home
 
 def embedded_database_url() -> str:
     """Starts (or reuses) the embedded server; it keeps running for later commands."""
-    import pgserver
+    import warnings
+
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset; harmless here
+        warnings.simplefilter("ignore")
+        import pgserver
 
     data_dir = sadie_home() / "pg"
     data_dir.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,252 @@
+"""LLM extraction and research: Groq (OpenAI-compatible chat, JSON mode) and Anthropic (tool use).
+
+Both use the official async SDKs (`groq.AsyncGroq`, `anthropic.AsyncAnthropic`) built with
+``max_retries=0`` so every attempt goes through the service's `ServiceGuard` (rate limit,
+concurrency, retries on 429/5xx/timeouts with Retry-After, circuit breaker). API keys are read
+from ``GROQ_API_KEY`` / ``ANTHROPIC_API_KEY`` when a call is made, never at import time, and are
+redacted from every error the guard produces. ``configured()`` tells an asset whether to run the
+layer or to skip it (or fall back, e.g. room count by regex) with a metadata message.
+
+    groq = GroqResource()
+    answer = await groq.chat_json([{"role": "system", "content": "... Answer JSON ..."},
+                                   {"role": "user", "content": page_text}])      # dict | None
+
+    claude = AnthropicResource()
+    facts = await claude.structured(prompt, {"name": "record_hotel", "input_schema": {...}})  # dict
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from dagster import ConfigurableResource
+from pydantic import Field, PrivateAttr
+
+from sadie_pipeline.core.errors import redact
+from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy, SkipItem
+
+GROQ_API_KEY_ENV = "GROQ_API_KEY"
+GROQ_BASE_URL_ENV = "GROQ_BASE_URL"
+ANTHROPIC_API_KEY_ENV = "ANTHROPIC_API_KEY"
+ANTHROPIC_BASE_URL_ENV = "ANTHROPIC_BASE_URL"
+
+DEFAULT_GROQ_MODEL = "llama-3.3-70b-versatile"
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+class _Session:
+    def __init__(self, loop: asyncio.AbstractEventLoop, api_key: str | None, base_url: str | None,
+                 guard: ServiceGuard, client: Any) -> None:
+        self.loop, self.api_key, self.base_url, self.guard, self.client = loop, api_key, base_url, guard, client
+
+
+class _LlmResource(ConfigurableResource):
+    """Settings shared by the LLM resources (limits default to a free/low tier)."""
+
+    api_key: str | None = None
+    base_url: str | None = None
+    requests_per_minute: float = Field(default=30.0, gt=0)
+    rate_headroom: float = Field(default=0.95, gt=0, le=1)
+    max_concurrency: int = Field(default=4, ge=1)
+    max_attempts: int = Field(default=3, ge=1)
+    backoff_base_s: float = Field(default=1.0, ge=0)
+    backoff_max_s: float = Field(default=30.0, ge=0)
+    timeout_s: float = Field(default=60.0, gt=0)
+    failure_threshold: int = Field(default=5, ge=1)
+    reset_timeout_s: float = Field(default=60.0, gt=0)
+    max_retry_after_s: float = Field(default=120.0, ge=0)
+
+    _session: Any = PrivateAttr(default=None)
+
+    _service: ClassVar[str] = "llm"
+    _key_env: ClassVar[str] = ""
+    _url_env: ClassVar[str] = ""
+
+    def resolved_api_key(self) -> str | None:
+        return (self.api_key or "").strip() or _env(self._key_env)
+
+    def resolved_base_url(self) -> str | None:
+        return (self.base_url or "").strip() or _env(self._url_env)
+
+    def configured(self) -> bool:
+        return self.resolved_api_key() is not None
+
+    def not_configured_message(self) -> str:
+        return f"{self._service} skipped: no API key (set {self._key_env} or the resource's api_key)"
+
+    def policy(self) -> ServicePolicy:
+        return ServicePolicy(
+            name=self._service, requests_per_minute=self.requests_per_minute * self.rate_headroom,
+            max_concurrency=self.max_concurrency, max_attempts=self.max_attempts,
+            backoff_base_s=self.backoff_base_s, backoff_max_s=self.backoff_max_s, timeout_s=self.timeout_s,
+            failure_threshold=self.failure_threshold, reset_timeout_s=self.reset_timeout_s,
+            max_retry_after_s=self.max_retry_after_s,
+        )
+
+    def _make_client(self, api_key: str, base_url: str | None) -> Any:
+        raise NotImplementedError
+
+    def _current(self) -> _Session:
+        loop = asyncio.get_running_loop()
+        key, base = self.resolved_api_key(), self.resolved_base_url()
+        s = self._session
+        if s is None or s.loop is not loop or s.api_key != key or s.base_url != base:
+            client = self._make_client(key, base) if key else None
+            s = self._session = _Session(loop, key, base, ServiceGuard(self.policy(), secrets=(key,)), client)
+        return s
+
+    def _ready(self) -> _Session:
+        s = self._current()
+        if s.client is None:
+            raise SkipItem(self.not_configured_message())
+        return s
+
+    def guard(self) -> ServiceGuard:
+        """The guard of the current event loop (``guard().metadata()`` for asset metadata)."""
+        return self._current().guard
+
+    def redact(self, text: Any) -> str:
+        return redact(text, (self.resolved_api_key(),))
+
+    async def aclose(self) -> None:
+        s, self._session = self._session, None
+        if s is not None and s.client is not None:
+            await s.client.close()
+
+
+def _messages(messages: str | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if isinstance(messages, str):
+        return [{"role": "user", "content": messages}]
+    return [dict(m) for m in messages]
+
+
+def parse_json_object(text: str | None) -> dict[str, Any] | None:
+    """The JSON object in a model's answer (also inside a ```json fence), else None."""
+    if not text:
+        return None
+    text = text.strip()
+    if text.startswith("```"):
+        text = text.strip("`")
+        text = text[4:] if text.lower().startswith("json") else text
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            return None
+        try:
+            value = json.loads(text[start:end + 1])
+        except json.JSONDecodeError:
+            return None
+    return value if isinstance(value, dict) else None
+
+
+class GroqResource(_LlmResource):
+    """Groq chat completions in JSON mode. ``api_key`` unset: GROQ_API_KEY; ``base_url`` unset:
+    GROQ_BASE_URL, else the SDK's https://api.groq.com."""
+
+    model: str = DEFAULT_GROQ_MODEL
+
+    _service: ClassVar[str] = "groq"
+    _key_env: ClassVar[str] = GROQ_API_KEY_ENV
+    _url_env: ClassVar[str] = GROQ_BASE_URL_ENV
+
+    def _make_client(self, api_key: str, base_url: str | None) -> Any:
+        from groq import AsyncGroq
+
+        return AsyncGroq(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.timeout_s)
+
+    async def chat_json(self, messages: str | Sequence[Mapping[str, Any]], model: str | None = None, *,
+                        schema: Mapping[str, Any] | None = None, schema_name: str = "answer",
+                        temperature: float = 0.0, max_tokens: int | None = None,
+                        item_key: str | None = None) -> dict[str, Any] | None:
+        """The model's answer as a JSON object, or None when it did not answer one.
+
+        Without ``schema`` the request uses ``response_format={"type": "json_object"}`` (the
+        prompt must mention JSON, as Groq requires); with one, ``json_schema``. Raises
+        `SkipItem` without a key and `ServiceCallFailed` when the guard gives up.
+        """
+        s = self._ready()
+        if schema is not None:
+            response_format: dict[str, Any] = {"type": "json_schema",
+                                               "json_schema": {"name": schema_name, "schema": dict(schema)}}
+        else:
+            response_format = {"type": "json_object"}
+        kwargs: dict[str, Any] = {"model": model or self.model, "messages": _messages(messages),
+                                  "response_format": response_format, "temperature": temperature}
+        if max_tokens is not None:
+            kwargs["max_tokens"] = max_tokens
+
+        async def attempt() -> Any:
+            return await s.client.chat.completions.create(**kwargs)
+
+        completion = await s.guard.call(attempt, item_key=item_key)
+        if not completion.choices:
+            return None
+        return parse_json_object(completion.choices[0].message.content)
+
+
+class AnthropicResource(_LlmResource):
+    """Anthropic Messages with a forced tool call for structured output. ``api_key`` unset:
+    ANTHROPIC_API_KEY; ``base_url`` unset: ANTHROPIC_BASE_URL, else https://api.anthropic.com."""
+
+    model: str = DEFAULT_ANTHROPIC_MODEL
+    max_tokens: int = Field(default=2048, ge=1)
+    requests_per_minute: float = Field(default=50.0, gt=0)
+
+    _service: ClassVar[str] = "anthropic"
+    _key_env: ClassVar[str] = ANTHROPIC_API_KEY_ENV
+    _url_env: ClassVar[str] = ANTHROPIC_BASE_URL_ENV
+
+    def _make_client(self, api_key: str, base_url: str | None) -> Any:
+        from anthropic import AsyncAnthropic
+
+        return AsyncAnthropic(api_key=api_key, base_url=base_url, max_retries=0, timeout=self.timeout_s)
+
+    @staticmethod
+    def tool_from_schema(tool_schema: Mapping[str, Any]) -> dict[str, Any]:
+        """A tool definition: given as is ({"name", "input_schema", ...}) or wrapped around a
+        bare JSON schema as a ``record`` tool."""
+        if "input_schema" in tool_schema:
+            tool = dict(tool_schema)
+            tool.setdefault("name", "record")
+            return tool
+        return {"name": "record", "description": "Record the requested information.", "input_schema": dict(tool_schema)}
+
+    async def structured(self, prompt: str | Sequence[Mapping[str, Any]], tool_schema: Mapping[str, Any], *,
+                         model: str | None = None, system: str | None = None, max_tokens: int | None = None,
+                         item_key: str | None = None) -> dict[str, Any]:
+        """The input of the tool call the model is forced to make (``tool_choice`` = the tool).
+
+        Raises `ValueError` (permanent) if the answer has no such tool call, `SkipItem` without
+        a key and `ServiceCallFailed` when the guard gives up.
+        """
+        s = self._ready()
+        tool = self.tool_from_schema(tool_schema)
+        kwargs: dict[str, Any] = {
+            "model": model or self.model, "max_tokens": max_tokens or self.max_tokens,
+            "messages": _messages(prompt), "tools": [tool],
+            "tool_choice": {"type": "tool", "name": tool["name"]},
+        }
+        if system:
+            kwargs["system"] = system
+
+        async def attempt() -> Any:
+            return await s.client.messages.create(**kwargs)
+
+        message = await s.guard.call(attempt, item_key=item_key)
+        for block in message.content:
+            if getattr(block, "type", None) == "tool_use" and block.name == tool["name"]:
+                value = block.input
+                if isinstance(value, dict):
+                    return value
+        raise ValueError(f"the model did not call the {tool['name']} tool (stop_reason={message.stop_reason})")

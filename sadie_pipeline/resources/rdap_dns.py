@@ -1,0 +1,205 @@
+"""Owner layers' lookups: RDAP (who registered a hotel's domain) and DNS (MX / TXT for the mail provider).
+
+* `RdapResource`: ``GET {base_url}/domain/{name}`` with httpx (redirects followed: rdap.org
+  sends each query on to the registry's RDAP server); 404 -> None.
+* `DnsResource`: dnspython's async resolver, against ``nameserver``:``port`` when set (the
+  sandbox, a company resolver) or the system's resolvers; NXDOMAIN / no answer -> [].
+
+Both go through a `ServiceGuard` (seed limits: RDAP 2/s x 3, DNS 50/s x 20), so timeouts, 429s
+and 5xx (SERVFAIL for DNS) are retried with backoff and a dead service opens the breaker.
+No API keys; settings fall back to RDAP_BASE_URL / SADIE_DNS_NAMESERVER at use time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+from urllib.parse import quote
+
+import dns.asyncresolver
+import dns.exception
+import dns.nameserver
+import dns.resolver
+import httpx
+from dagster import ConfigurableResource
+from pydantic import Field, PrivateAttr
+
+from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy
+
+RDAP_BASE_URL_ENV = "RDAP_BASE_URL"
+DNS_NAMESERVER_ENV = "SADIE_DNS_NAMESERVER"
+DEFAULT_RDAP_BASE_URL = "https://rdap.org"
+USER_AGENT = "sadie-pipeline/0.1 (+rdap)"
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def _domain_name(name: str) -> str:
+    name = name.strip().lower().rstrip(".")
+    if name.startswith(("http://", "https://")):
+        name = httpx.URL(name).host
+    if not name or "." not in name or "/" in name or " " in name:
+        raise ValueError(f"not a domain name: {name!r}")
+    return name
+
+
+class _GuardedSettings(ConfigurableResource):
+    requests_per_second: float = Field(default=2.0, gt=0)
+    max_concurrency: int = Field(default=3, ge=1)
+    max_attempts: int = Field(default=3, ge=1)
+    backoff_base_s: float = Field(default=0.5, ge=0)
+    backoff_max_s: float = Field(default=30.0, ge=0)
+    timeout_s: float = Field(default=15.0, gt=0)
+    failure_threshold: int = Field(default=5, ge=1)
+    reset_timeout_s: float = Field(default=60.0, gt=0)
+    max_retry_after_s: float = Field(default=120.0, ge=0)
+
+    _session: Any = PrivateAttr(default=None)
+
+    def _policy(self, name: str) -> ServicePolicy:
+        return ServicePolicy(
+            name=name, requests_per_second=self.requests_per_second, max_concurrency=self.max_concurrency,
+            max_attempts=self.max_attempts, backoff_base_s=self.backoff_base_s, backoff_max_s=self.backoff_max_s,
+            timeout_s=self.timeout_s, failure_threshold=self.failure_threshold,
+            reset_timeout_s=self.reset_timeout_s, max_retry_after_s=self.max_retry_after_s,
+        )
+
+    def configured(self) -> bool:
+        return True
+
+
+class _RdapSession:
+    def __init__(self, loop: asyncio.AbstractEventLoop, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
+        self.loop, self.base_url, self.guard = loop, base_url, guard
+        self.client = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True, max_redirects=5, trust_env=False,
+            headers={"Accept": "application/rdap+json, application/json", "User-Agent": USER_AGENT},
+        )
+
+
+class RdapResource(_GuardedSettings):
+    """RDAP domain lookups. ``base_url`` unset: RDAP_BASE_URL, else https://rdap.org."""
+
+    base_url: str | None = None
+
+    def resolved_base_url(self) -> str:
+        return (self.base_url or _env(RDAP_BASE_URL_ENV) or DEFAULT_RDAP_BASE_URL).rstrip("/")
+
+    def _current(self) -> _RdapSession:
+        loop, base = asyncio.get_running_loop(), self.resolved_base_url()
+        s = self._session
+        if s is None or s.loop is not loop or s.base_url != base:
+            s = self._session = _RdapSession(loop, base, ServiceGuard(self._policy("rdap")), self.timeout_s)
+        return s
+
+    def guard(self) -> ServiceGuard:
+        return self._current().guard
+
+    async def aclose(self) -> None:
+        s, self._session = self._session, None
+        if s is not None:
+            await s.client.aclose()
+
+    async def domain(self, name: str) -> dict[str, Any] | None:
+        """The RDAP domain object (RFC 9083) of ``name``, or None when the registry has no such
+        domain (404). Raises `ServiceCallFailed` when the guard gives up."""
+        domain = _domain_name(name)
+        s = self._current()
+        url = f"{s.base_url}/domain/{quote(domain, safe='')}"
+
+        async def attempt() -> dict[str, Any] | None:
+            response = await s.client.get(url)
+            if response.status_code == 404:
+                return None
+            response.raise_for_status()
+            data = response.json()
+            if not isinstance(data, dict):
+                raise ValueError("RDAP answered something other than an object")
+            return data
+
+        return await s.guard.call(attempt, item_key=domain)
+
+
+class _DnsSession:
+    def __init__(self, loop: asyncio.AbstractEventLoop, where: tuple[str | None, int], guard: ServiceGuard,
+                 timeout_s: float) -> None:
+        self.loop, self.where, self.guard = loop, where, guard
+        ip, port = where
+        if ip is None:
+            resolver = dns.asyncresolver.Resolver()  # the system's resolvers (/etc/resolv.conf)
+        else:
+            resolver = dns.asyncresolver.Resolver(configure=False)
+            resolver.nameservers = [dns.nameserver.Do53Nameserver(ip, port)]
+        resolver.timeout = min(timeout_s, 3.0)
+        resolver.lifetime = timeout_s
+        resolver.cache = None
+        self.resolver = resolver
+
+
+class DnsResource(_GuardedSettings):
+    """DNS lookups with dnspython's async resolver. ``nameserver`` ("ip" or "ip:port") unset:
+    SADIE_DNS_NAMESERVER, else the system's resolvers."""
+
+    nameserver: str | None = None
+    port: int = Field(default=53, ge=1, le=65535)
+    requests_per_second: float = Field(default=50.0, gt=0)
+    max_concurrency: int = Field(default=20, ge=1)
+    timeout_s: float = Field(default=5.0, gt=0)
+    backoff_base_s: float = Field(default=0.2, ge=0)
+
+    def resolved_nameserver(self) -> tuple[str | None, int]:
+        value = (self.nameserver or "").strip() or _env(DNS_NAMESERVER_ENV)
+        if not value:
+            return None, self.port
+        if value.count(":") == 1:  # ip:port (an IPv6 address has several colons)
+            host, _, port = value.partition(":")
+            return host, int(port)
+        return value.strip("[]"), self.port
+
+    def _current(self) -> _DnsSession:
+        loop, where = asyncio.get_running_loop(), self.resolved_nameserver()
+        s = self._session
+        if s is None or s.loop is not loop or s.where != where:
+            s = self._session = _DnsSession(loop, where, ServiceGuard(self._policy("dns")), self.timeout_s)
+        return s
+
+    def guard(self) -> ServiceGuard:
+        return self._current().guard
+
+    async def aclose(self) -> None:
+        self._session = None
+
+    async def _resolve(self, name: str, rdtype: str) -> dns.resolver.Answer | None:
+        s = self._current()
+        qname = _domain_name(name)
+
+        async def attempt() -> dns.resolver.Answer | None:
+            try:
+                return await s.resolver.resolve(qname, rdtype, search=False)
+            except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
+                return None
+
+        return await s.guard.call(attempt, item_key=f"{qname}/{rdtype}")
+
+    async def mx(self, domain: str) -> list[tuple[int, str]]:
+        """(preference, host) pairs, lowest preference first, hosts without the final dot."""
+        answer = await self._resolve(domain, "MX")
+        if answer is None:
+            return []
+        return sorted((int(rr.preference), rr.exchange.to_text(omit_final_dot=True).lower()) for rr in answer)
+
+    async def txt(self, domain: str) -> list[str]:
+        """TXT records, each record's strings joined (SPF, verification tokens, DMARC at ``_dmarc.``)."""
+        answer = await self._resolve(domain, "TXT")
+        if answer is None:
+            return []
+        return [b"".join(rr.strings).decode("utf-8", errors="replace") for rr in answer]
+
+    async def a(self, name: str) -> list[str]:
+        """IPv4 addresses of a host name ([] when it does not resolve)."""
+        answer = await self._resolve(name, "A")
+        return [] if answer is None else [rr.address for rr in answer]
