@@ -2,6 +2,7 @@
 
 from dagster import Definitions
 
+from sadie_pipeline.hotels import definitions as hotels
 from sadie_pipeline.listings import definitions as listings
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -10,5 +11,6 @@ from sadie_pipeline.resources.object_store import ObjectStore
 # SADIE_S3_BUCKET...), falling back to the embedded database and the local folder.
 defs = Definitions.merge(
     listings.defs,
+    hotels.defs,
     Definitions(resources={"database": Database(), "object_store": ObjectStore()}),
 )

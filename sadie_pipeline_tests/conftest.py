@@ -16,7 +16,7 @@ from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
 from sadie_pipeline.resources.database import Database
 
-pytest_plugins = ["sadie_pipeline_tests.fixtures.s3"]
+pytest_plugins = ["sadie_pipeline_tests.fixtures.s3", "sadie_pipeline_tests.fixtures.sandbox"]
 
 ADMIN_URL = os.environ.get("SADIE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 

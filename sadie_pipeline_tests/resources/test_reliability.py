@@ -54,9 +54,9 @@ class Reply:
 @dataclass
 class Hit:
     start: float  # time.monotonic() when the request arrived
-    end: float  # ... when the reply was written (or the client had gone)
     status: int
     headers: dict[str, str]
+    end: float = float("inf")  # ... when the reply started to go out
 
 
 class ScriptedServer:
@@ -121,13 +121,21 @@ class ScriptedServer:
         with self._lock:
             script = self._scripts.get(name, [Reply(404, body="no such scenario")])
             reply = script.pop(0) if len(script) > 1 else script[0]
+            hit = Hit(start, reply.status, {k.lower(): v for k, v in handler.headers.items()})
+            self._hits.setdefault(name, []).append(hit)
             self._in_flight[name] = self._in_flight.get(name, 0) + 1
             self._max_in_flight[name] = max(self._max_in_flight.get(name, 0), self._in_flight[name])
         try:
             if reply.delay:
                 time.sleep(reply.delay)
-            body = reply.body + (handler.headers.get(reply.echo_header, "") if reply.echo_header else "")
-            data = body.encode()
+        finally:
+            # done before the reply goes out, so a client that reads it sees the books closed
+            with self._lock:
+                self._in_flight[name] -= 1
+                hit.end = time.monotonic()
+        body = reply.body + (handler.headers.get(reply.echo_header, "") if reply.echo_header else "")
+        data = body.encode()
+        try:
             handler.send_response(reply.status)
             for key, value in reply.headers.items():
                 handler.send_header(key, value)
@@ -137,12 +145,6 @@ class ScriptedServer:
             handler.wfile.flush()
         except OSError:
             pass  # the client timed out and closed the connection
-        finally:
-            with self._lock:
-                self._in_flight[name] -= 1
-                self._hits.setdefault(name, []).append(
-                    Hit(start, time.monotonic(), reply.status, {k.lower(): v for k, v in handler.headers.items()})
-                )
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""One sandbox for the sandbox tests; knobs and counters are reset around every test."""
+"""The sandbox tests share the session sandbox (fixtures/sandbox.py); `web` reaches its sites."""
 
 from __future__ import annotations
 
@@ -8,21 +8,7 @@ import httpx
 import pytest
 
 from sadie_pipeline.sandbox import Sandbox
-
-KEY = "test-key-not-a-secret"
-
-
-@pytest.fixture(scope="session")
-def sandbox_server() -> Iterator[Sandbox]:
-    with Sandbox(seed=7) as sb:
-        yield sb
-
-
-@pytest.fixture
-def sb(sandbox_server: Sandbox) -> Iterator[Sandbox]:
-    sandbox_server.reset()
-    yield sandbox_server
-    sandbox_server.reset()
+from sadie_pipeline_tests.fixtures.sandbox import KEY  # noqa: F401  (imported by the tests)
 
 
 @pytest.fixture

@@ -1,0 +1,6 @@
+from dagster import Definitions
+
+from sadie_pipeline.hotels.assets import hotel_assets
+from sadie_pipeline.resources.serper import SerperResource
+
+defs = Definitions(assets=hotel_assets, resources={"serper": SerperResource()})

@@ -1,0 +1,520 @@
+"""Hotel websites: httpx first, the system Chromium (Playwright) for pages that need JavaScript.
+
+`WebsiteFetcher` is the resource; `fetch_and_detect` is the per-site recipe of the detection
+stage (fetch -> analyze -> render when `needs_javascript` -> analyze -> follow one same-site
+booking link when no engine was found).
+
+* `fetch(url)`: one GET with httpx through the configured proxy (SADIE_HTTP_PROXY), redirects
+  followed up to ``max_redirects``, connect/read timeouts plus a budget for the whole fetch,
+  reading stopped after ``max_bytes`` (``truncated=True``), at most ``max_concurrency`` fetches
+  at once and **one request at a time per domain** (``www.`` folded). Never raises for a dead
+  site: the `FetchResult` carries ``error_class`` (`ErrorClass`) and a specific ``reason``
+  (timeout, connection_dropped, connect_error, nxdomain, too_many_redirects, http_503, ...).
+  Transient failures other than timeouts are retried once (``max_attempts``).
+* `render(url)`: the page in Chromium (``chromium_path``, headless, the same proxy), one browser
+  per run started on first use, ``browser_concurrency`` pages at once, each in a fresh context;
+  images, media and fonts are not downloaded and third-party frames are not loaded (their URLs
+  are still recorded). Returns the rendered HTML with the request URLs, cookies and non-standard
+  window globals the page produced, for detection by ``request`` / ``cookie`` / ``js_global``.
+
+State (httpx client, locks, browser) belongs to the running event loop: it is created on first
+use and released by `aclose()` (or ``async with fetcher.running(): ...``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, NamedTuple
+from urllib.parse import urlsplit
+
+import httpx
+from dagster import ConfigurableResource
+from pydantic import Field, PrivateAttr
+
+from sadie_pipeline.core.booking_engines import Detection, analyze
+from sadie_pipeline.core.errors import ErrorClass, classify, classify_status, redact
+
+PROXY_ENV = "SADIE_HTTP_PROXY"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run")
+USER_AGENT = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+              "Chrome/131.0.0.0 Safari/537.36")
+HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
+BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
+_LODGING = frozenset({"hotel_booking_engine", "crs", "vacation_rental"})
+
+
+def _env(name: str) -> str | None:
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def normalise_url(url: str) -> str:
+    """``www.x.com`` -> ``http://www.x.com/``; whitespace stripped."""
+    url = url.strip()
+    if "://" not in url[:12]:
+        url = "http://" + url.lstrip("/")
+    parts = urlsplit(url)
+    if not parts.path:
+        url = parts._replace(path="/").geturl()
+    return url
+
+
+def domain_key(url: str) -> str:
+    """The politeness key of a URL: its host, lower-cased, without a leading ``www.``."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    return host[4:] if host.startswith("www.") else host
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """What one fetch (or render) of a page saw. ``ok``: a page came back (status < 400)."""
+
+    url: str
+    final_url: str
+    status: int | None
+    html: str
+    error_class: ErrorClass | None
+    via: Literal["httpx", "browser"] = "httpx"
+    reason: str | None = None          # specific failure: timeout, connection_dropped, nxdomain, http_503, ...
+    error: str | None = None           # redacted one-line description of the failure
+    truncated: bool = False            # stopped reading at max_bytes
+    bytes_read: int = 0
+    elapsed_s: float = 0.0
+    attempts: int = 1
+    redirects: tuple[str, ...] = ()    # URLs that redirected, in order
+    content_type: str | None = None
+    request_urls: tuple[str, ...] = ()  # browser only: every request the page made
+    cookies: tuple[dict[str, Any], ...] = ()
+    js_globals: tuple[str, ...] = ()
+    rendered_from: str | None = None   # set by fetch_and_detect when the browser result replaced httpx's
+    render_error: str | None = None    # the browser was tried and failed (the httpx page was kept)
+    followed_url: str | None = None    # booking link followed by fetch_and_detect when it gave the engine
+
+    @property
+    def ok(self) -> bool:
+        return self.error_class is None
+
+    @property
+    def dead(self) -> bool:
+        return not self.ok
+
+
+class SiteDetection(NamedTuple):
+    """`fetch_and_detect`'s answer: unpack as ``result, detections, text``."""
+
+    result: FetchResult
+    detections: list[Detection]
+    text: str
+
+
+class _DomainLocks:
+    """One asyncio.Lock per domain, dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, list[Any]] = {}
+
+    @asynccontextmanager
+    async def hold(self, domain: str) -> AsyncIterator[None]:
+        entry = self._locks.get(domain)
+        if entry is None:
+            entry = self._locks[domain] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                self._locks.pop(domain, None)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+@dataclass
+class _Browser:
+    playwright: Any
+    browser: Any
+    baseline_globals: frozenset[str]
+
+
+@dataclass
+class _Session:
+    loop: asyncio.AbstractEventLoop
+    proxy: str | None
+    client: httpx.AsyncClient
+    semaphore: asyncio.Semaphore
+    page_semaphore: asyncio.Semaphore
+    domains: _DomainLocks = field(default_factory=_DomainLocks)
+    browser_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    browser: _Browser | None = None
+    browser_failed: str | None = None
+    stats: Counter[str] = field(default_factory=Counter)
+
+
+class WebsiteFetcher(ConfigurableResource):
+    """Fetches hotel websites (httpx) and renders the ones that need JavaScript (Chromium)."""
+
+    proxy: str | None = Field(default=None, description="HTTP proxy for every site; None: SADIE_HTTP_PROXY, else none")
+    connect_timeout_s: float = Field(default=10.0, gt=0)
+    read_timeout_s: float = Field(default=15.0, gt=0)
+    total_timeout_s: float = Field(default=30.0, gt=0, description="budget of one fetch: redirects, headers and body")
+    max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, description="stop reading a page after this many bytes")
+    max_redirects: int = Field(default=5, ge=0)
+    max_concurrency: int = Field(default=32, ge=1, description="fetches in flight at once (one per domain)")
+    max_attempts: int = Field(default=2, ge=1, description="attempts for transient failures other than timeouts")
+    retry_backoff_s: float = Field(default=0.5, ge=0)
+    user_agent: str = USER_AGENT
+    chromium_path: str = DEFAULT_CHROMIUM
+    browser_enabled: bool = True
+    browser_concurrency: int = Field(default=4, ge=1, description="pages rendered at once in the one browser")
+    render_timeout_s: float = Field(default=20.0, gt=0, description="navigation until the load event")
+    render_idle_ms: int = Field(default=1500, ge=0, description="after load, wait at most this long for network idle")
+    block_third_party_frames: bool = True
+
+    _session: Any = PrivateAttr(default=None)
+
+    # ---- settings and state ------------------------------------------------------------------
+    def resolved_proxy(self) -> str | None:
+        return (self.proxy or "").strip() or _env(PROXY_ENV)
+
+    def configured(self) -> bool:
+        return True
+
+    def _secrets(self, proxy: str | None) -> tuple[str, ...]:
+        if not proxy:
+            return ()
+        parts = urlsplit(proxy)
+        return tuple(s for s in (parts.password, parts.username) if s)
+
+    def _current(self) -> _Session:
+        loop, proxy = asyncio.get_running_loop(), self.resolved_proxy()
+        s = self._session
+        if s is None or s.loop is not loop or s.proxy != proxy:
+            timeout = httpx.Timeout(self.read_timeout_s, connect=self.connect_timeout_s)
+            limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
+            client = httpx.AsyncClient(
+                proxy=proxy, timeout=timeout, limits=limits, follow_redirects=True,
+                max_redirects=self.max_redirects, trust_env=False, verify=True,
+                headers={"User-Agent": self.user_agent, "Accept-Language": "en-US,en;q=0.9",
+                         "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+            )
+            s = self._session = _Session(loop, proxy, client, asyncio.Semaphore(self.max_concurrency),
+                                         asyncio.Semaphore(self.browser_concurrency))
+        return s
+
+    def stats(self) -> dict[str, int]:
+        """Counters of the current run (fetches, renders, failures by reason, bytes) for metadata."""
+        s = self._session
+        return dict(sorted(s.stats.items())) if s is not None else {}
+
+    async def aclose(self) -> None:
+        """Close the httpx client and the browser of this run."""
+        s, self._session = self._session, None
+        if s is None:
+            return
+        await s.client.aclose()
+        if s.browser is not None:
+            try:
+                await s.browser.browser.close()
+            finally:
+                await s.browser.playwright.stop()
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[WebsiteFetcher]:
+        """``async with fetcher.running():`` closes the client and the browser at the end."""
+        try:
+            yield self
+        finally:
+            await self.aclose()
+
+    # ---- httpx ---------------------------------------------------------------------------------
+    async def fetch(self, url: str) -> FetchResult:
+        """GET a page (see the module docstring). Never raises for network or HTTP failures."""
+        s = self._current()
+        started = time.perf_counter()
+        try:
+            url = normalise_url(url)
+            domain = domain_key(url)
+        except ValueError as exc:
+            return self._failure(url, exc, started, None)
+        if not domain:
+            return self._failure(url, httpx.InvalidURL(f"no host in {url!r}"), started, None)
+        async with s.domains.hold(domain):
+            attempt = 0
+            while True:
+                attempt += 1
+                async with s.semaphore:
+                    result = await self._get(s, url, started)
+                retry = (result.error_class in (ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED)
+                         and result.reason != "timeout" and attempt < self.max_attempts
+                         and time.perf_counter() - started + self.retry_backoff_s * attempt < self.total_timeout_s)
+                if not retry:
+                    break
+                s.stats["fetch_retries"] += 1
+                await asyncio.sleep(self.retry_backoff_s * attempt)
+        s.stats["fetches"] += 1
+        s.stats[f"fetch_{result.reason or 'ok'}"] += 1
+        s.stats["bytes_read"] += result.bytes_read
+        return replace(result, attempts=attempt, elapsed_s=round(time.perf_counter() - started, 4))
+
+    async def _get(self, s: _Session, url: str, started: float) -> FetchResult:
+        try:
+            async with asyncio.timeout(self.total_timeout_s):
+                async with s.client.stream("GET", url) as response:
+                    redirects = tuple(str(r.url) for r in response.history)
+                    final_url = str(response.url)
+                    content_type = response.headers.get("content-type")
+                    mime = (content_type or "").split(";", 1)[0].strip().lower()
+                    if mime and not mime.startswith(HTML_TYPES):
+                        return FetchResult(url, final_url, response.status_code, "", ErrorClass.PERMANENT,
+                                           reason="not_html", error=f"content-type {mime}", redirects=redirects,
+                                           content_type=content_type)
+                    chunks: list[bytes] = []
+                    size, truncated = 0, False
+                    async for chunk in response.aiter_bytes():
+                        chunks.append(chunk)
+                        size += len(chunk)
+                        if size >= self.max_bytes:
+                            truncated = True
+                            break
+                    body = b"".join(chunks)[: self.max_bytes]
+                    html = _decode(body, response.charset_encoding)
+                    status = response.status_code
+                    error_class = classify_status(status) if status >= 400 else None
+                    return FetchResult(
+                        url, final_url, status, html, error_class, reason=f"http_{status}" if error_class else None,
+                        truncated=truncated, bytes_read=len(body), redirects=redirects, content_type=content_type,
+                    )
+        except Exception as exc:  # every network failure becomes a classified result
+            return self._failure(url, exc, started, s.proxy)
+
+    def _failure(self, url: str, exc: BaseException, started: float, proxy: str | None) -> FetchResult:
+        error_class, reason = _classify_fetch_error(exc)
+        text = redact(f"{type(exc).__name__}: {exc}".strip(), self._secrets(proxy))[:500]
+        return FetchResult(url, url, None, "", error_class, reason=reason, error=text,
+                           elapsed_s=round(time.perf_counter() - started, 4))
+
+    # ---- Chromium ------------------------------------------------------------------------------
+    async def _browser(self, s: _Session) -> _Browser:
+        if s.browser is not None:
+            return s.browser
+        async with s.browser_lock:
+            if s.browser is not None:
+                return s.browser
+            if s.browser_failed:
+                raise RuntimeError(s.browser_failed)
+            from playwright.async_api import async_playwright
+
+            pw = await async_playwright().start()
+            try:
+                launch: dict[str, Any] = {"executable_path": self.chromium_path, "headless": True,
+                                          "args": list(CHROMIUM_ARGS)}
+                if s.proxy:
+                    launch["proxy"] = {"server": s.proxy}
+                browser = await pw.chromium.launch(**launch)
+                page = await browser.new_page()
+                baseline = frozenset(await page.evaluate("Object.keys(window)"))
+                await page.close()
+            except Exception as exc:
+                await pw.stop()
+                s.browser_failed = redact(f"browser unavailable: {type(exc).__name__}: {exc}", self._secrets(s.proxy))[:500]
+                raise
+            s.browser = _Browser(pw, browser, baseline)
+            s.stats["browser_launches"] += 1
+            return s.browser
+
+    async def render(self, url: str) -> FetchResult:
+        """The page as Chromium renders it, with the request URLs, cookies and window globals it
+        produced. Never raises for page failures (``error_class`` / ``reason`` tell)."""
+        s = self._current()
+        started = time.perf_counter()
+        url = normalise_url(url)
+        async with s.domains.hold(domain_key(url)), s.page_semaphore:
+            try:
+                browser = await self._browser(s)
+            except Exception as exc:
+                s.stats["render_browser_unavailable"] += 1
+                return replace(self._failure(url, exc, started, s.proxy), via="browser", reason="browser_unavailable",
+                               error_class=ErrorClass.PERMANENT)
+            result = await self._render(browser, url, started, s)
+        s.stats["renders"] += 1
+        s.stats[f"render_{result.reason or 'ok'}"] += 1
+        return result
+
+    async def _render(self, b: _Browser, url: str, started: float, s: _Session) -> FetchResult:
+        from playwright.async_api import Error as PlaywrightError
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+        request_urls: list[str] = []
+        context = await b.browser.new_context(user_agent=self.user_agent, service_workers="block",
+                                              ignore_https_errors=True)
+        try:
+            context.on("request", lambda request: request_urls.append(request.url))
+
+            async def route(route: Any) -> None:
+                request = route.request
+                if request.resource_type in BLOCKED_RESOURCE_TYPES:
+                    await route.abort()
+                    return
+                if self.block_third_party_frames and request.resource_type == "document":
+                    try:
+                        frame = request.frame
+                        is_subframe = frame.parent_frame is not None
+                    except PlaywrightError:
+                        is_subframe = False
+                    if is_subframe and domain_key(request.url) != domain_key(url):
+                        await route.abort()
+                        return
+                await route.fallback()
+
+            await context.route("**/*", route)
+            page = await context.new_page()
+            try:
+                response = await page.goto(url, wait_until="load", timeout=self.render_timeout_s * 1000)
+            except PlaywrightTimeout as exc:
+                return self._render_failure(url, exc, "timeout", ErrorClass.TRANSIENT, started, request_urls, s)
+            except PlaywrightError as exc:
+                error_class, reason = _classify_browser_error(exc)
+                return self._render_failure(url, exc, reason, error_class, started, request_urls, s)
+            if self.render_idle_ms:
+                try:
+                    await page.wait_for_load_state("networkidle", timeout=self.render_idle_ms)
+                except PlaywrightTimeout:
+                    pass
+            html = await page.content()
+            final_url = page.url
+            cookies = await context.cookies()
+            try:
+                names = await page.evaluate("Object.keys(window)")
+            except PlaywrightError:
+                names = []
+            js_globals = tuple(n for n in names if isinstance(n, str) and n not in b.baseline_globals)
+            status = response.status if response is not None else None
+            error_class = classify_status(status) if status is not None and status >= 400 else None
+            body = html.encode("utf-8", errors="replace")
+            truncated = len(body) > self.max_bytes
+            if truncated:
+                html = body[: self.max_bytes].decode("utf-8", errors="ignore")
+            return FetchResult(
+                url, final_url, status, html, error_class, via="browser",
+                reason=f"http_{status}" if error_class else None, truncated=truncated,
+                bytes_read=min(len(body), self.max_bytes), elapsed_s=round(time.perf_counter() - started, 4),
+                request_urls=tuple(dict.fromkeys(request_urls)),
+                cookies=tuple({"name": c.get("name"), "domain": c.get("domain")} for c in cookies),
+                js_globals=js_globals,
+            )
+        finally:
+            try:
+                await context.close()
+            except PlaywrightError:
+                pass
+
+    def _render_failure(self, url: str, exc: BaseException, reason: str, error_class: ErrorClass, started: float,
+                        request_urls: Sequence[str], s: _Session) -> FetchResult:
+        text = redact(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", self._secrets(s.proxy))
+        return FetchResult(url, url, None, "", error_class, via="browser", reason=reason, error=text[:500],
+                           elapsed_s=round(time.perf_counter() - started, 4),
+                           request_urls=tuple(dict.fromkeys(request_urls)))
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+def _decode(body: bytes, charset: str | None) -> str:
+    encoding = charset
+    if not encoding:
+        head = body[:2048].lower()
+        at = head.find(b"charset=")
+        if at >= 0:
+            raw = head[at + 8: at + 40].strip(b"\"' ")
+            encoding = raw.split(b'"')[0].split(b"'")[0].split(b";")[0].split(b">")[0].split(b" ")[0].decode(
+                "ascii", errors="ignore") or None
+    try:
+        return body.decode(encoding or "utf-8", errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")
+
+
+def _classify_fetch_error(exc: BaseException) -> tuple[ErrorClass, str]:
+    if isinstance(exc, httpx.TooManyRedirects):
+        return ErrorClass.PERMANENT, "too_many_redirects"
+    if isinstance(exc, httpx.TimeoutException | TimeoutError):
+        return ErrorClass.TRANSIENT, "timeout"
+    if isinstance(exc, httpx.UnsupportedProtocol | httpx.InvalidURL | ValueError):
+        return ErrorClass.PERMANENT, "invalid_url"
+    if isinstance(exc, httpx.DecodingError):
+        return ErrorClass.PERMANENT, "decoding_error"
+    error_class = classify(exc)
+    if error_class is ErrorClass.NOT_FOUND:
+        return error_class, "nxdomain"
+    if isinstance(exc, httpx.ProxyError):
+        return ErrorClass.TRANSIENT, "proxy_error"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return ErrorClass.TRANSIENT, "connection_dropped"
+    if isinstance(exc, httpx.ConnectError):
+        return ErrorClass.TRANSIENT, "connect_error"
+    if isinstance(exc, httpx.TransportError):
+        return ErrorClass.TRANSIENT, "transport_error"
+    return error_class, "error"
+
+
+def _classify_browser_error(exc: BaseException) -> tuple[ErrorClass, str]:
+    message = str(exc)
+    if "ERR_NAME_NOT_RESOLVED" in message:
+        return ErrorClass.NOT_FOUND, "nxdomain"
+    if "ERR_TOO_MANY_REDIRECTS" in message:
+        return ErrorClass.PERMANENT, "too_many_redirects"
+    if any(code in message for code in ("ERR_EMPTY_RESPONSE", "ERR_CONNECTION_CLOSED", "ERR_CONNECTION_RESET",
+                                        "ERR_CONNECTION_REFUSED", "ERR_TUNNEL_CONNECTION_FAILED", "ERR_PROXY")):
+        return ErrorClass.TRANSIENT, "connection_dropped"
+    if "ERR_TIMED_OUT" in message or "Timeout" in message:
+        return ErrorClass.TRANSIENT, "timeout"
+    return ErrorClass.TRANSIENT, "browser_error"
+
+
+def engine_found(detections: Sequence[Detection]) -> bool:
+    """A lodging booking engine seen with more than a vendor link's weak evidence."""
+    return any(d.category in _LODGING and d.confidence > 0.4 for d in detections)
+
+
+async def fetch_and_detect(fetcher: WebsiteFetcher, hotel_url: str, *, render: bool = True,
+                           follow_booking_link: bool = True) -> SiteDetection:
+    """Fetch a hotel's site and detect its booking engine: ``(result, detections, text)``.
+
+    httpx fetch -> analyze; if the page needs JavaScript (and the browser is enabled): render ->
+    analyze with what the browser saw; if still no engine: follow one same-site "Book now" link
+    (httpx) and take its detections. ``text`` is the page's visible text (<= 50 KB), empty when
+    the site is dead. ``result.via == "browser"`` when the rendered page was used.
+    """
+    result = await fetcher.fetch(hotel_url)
+    if not result.ok:
+        return SiteDetection(result, [], "")
+    page = analyze(result.html, result.final_url)
+    if page.needs_javascript and render and fetcher.browser_enabled:
+        rendered = await fetcher.render(result.final_url)
+        if rendered.ok and rendered.html:
+            page = analyze(rendered.html, rendered.final_url, request_urls=rendered.request_urls,
+                           cookies=rendered.cookies, js_globals=rendered.js_globals)
+            result = replace(rendered, url=result.url, redirects=result.redirects, rendered_from=result.final_url)
+        else:
+            result = replace(result, render_error=rendered.reason or "render_failed")
+    detections = list(page.detections)
+    if follow_booking_link and not engine_found(detections):
+        site = domain_key(result.final_url)
+        link = next((u for u in page.booking_links if domain_key(u) == site and u != result.final_url), None)
+        if link is not None:
+            hop = await fetcher.fetch(link)
+            if hop.ok and hop.html:
+                hop_detections = list(analyze(hop.html, hop.final_url).detections)
+                if engine_found(hop_detections):
+                    detections = hop_detections
+                    result = replace(result, followed_url=hop.final_url)
+    return SiteDetection(result, detections, page.text)
