@@ -1,11 +1,12 @@
-"""Hotel-lead assets, partitioned by region: discovery -> entities (more stages follow)."""
+"""Hotel-lead assets, partitioned by region: discovery -> entities -> websites -> booking engines
+(the enrichment layers follow)."""
 
 import asyncio
 import datetime as dt
 
 from dagster import AssetExecutionContext, BackfillPolicy, Config, MaterializeResult, MetadataValue, asset
 
-from sadie_pipeline.hotels import discovery
+from sadie_pipeline.hotels import discovery, websites
 from sadie_pipeline.hotels.entities import resolve_region
 from sadie_pipeline.hotels.markets import market_cities
 from sadie_pipeline.metadata import markdown_table, path_list
@@ -13,6 +14,7 @@ from sadie_pipeline.partitions import region_partitions
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 from sadie_pipeline.resources.serper import SerperResource
+from sadie_pipeline.resources.web import WebsiteFetcher
 
 # A backfill of many regions runs as one run; the assets loop over context.partition_keys.
 REGION_ASSET = {"partitions_def": region_partitions, "group_name": "hotel_leads",
@@ -85,4 +87,67 @@ def hotel_entities(context: AssetExecutionContext, database: Database) -> Materi
     })
 
 
-hotel_assets = [hotel_discovery, hotel_entities]
+class WebsitesConfig(CitiesConfig):
+    force_refresh: bool = False
+    """Fetch again sites already fetched."""
+
+
+@asset(**REGION_ASSET, deps=[hotel_entities], kinds={"s3", "postgres"}, pool="websites")
+def hotel_websites(context: AssetExecutionContext, config: WebsitesConfig, database: Database,
+                   object_store: ObjectStore, website_fetcher: WebsiteFetcher) -> MaterializeResult:
+    """Each new hotel's website: httpx first, Chromium only for pages that need JavaScript; text
+    (<= 50 KB) stored at website-content/{state}/{city}/{hotel_id}.txt and recorded on the hotel."""
+    result = websites.WebsitesResult()
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = websites.hotels_to_fetch(conn, region, _cities(conn, region, config), config.force_refresh)
+        region_result = asyncio.run(websites.fetch_sites(website_fetcher, object_store, hotels))
+        with database.connect() as conn:
+            websites.save_content_paths(conn, object_store, region_result.outcomes)
+        result.outcomes += region_result.outcomes
+    dead = [(o.hotel_id, o.city, o.reason) for o in result.outcomes if o.status == "dead"]
+    return MaterializeResult(metadata={
+        "sites": len(result.outcomes),
+        **{f"sites_{k}": v for k, v in sorted(result.counts().items())},
+        "dead_sites": markdown_table(("hotel", "city", "reason"), dead[:20]),
+        "content_files": path_list([object_store.uri(o.text_key) for o in result.outcomes if o.text_key]),
+    })
+
+
+@asset(**REGION_ASSET, deps=[hotel_websites], kinds={"postgres"})
+def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfig, database: Database,
+                             object_store: ObjectStore) -> MaterializeResult:
+    """The booking engine of each fetched hotel (from the seeded booking_engines catalogue):
+    hotel_booking_engines + status 1, or status 99 (dead end) when there is none."""
+    outcomes = []
+    with database.connect() as conn:
+        engines = websites.seed_booking_engines(conn)
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = conn.execute(
+                """SELECT id, city, state, website FROM sadie_gtm.hotels
+                    WHERE region = %s AND lower(city) = ANY(%s) AND status IN (0, 1, 99) ORDER BY id""",
+                (region, [c.lower() for c in _cities(conn, region, config)])).fetchall()
+        region_outcomes = [websites.detect_hotel(object_store, *h) for h in hotels]
+        with database.connect() as conn:
+            websites.save_detections(conn, engines, region_outcomes)
+        outcomes += region_outcomes
+    by_tier: dict[str, int] = {}
+    dead_ends: dict[str, int] = {}
+    for o in outcomes:
+        if o.engine:
+            by_tier[f"tier_{o.tier}"] = by_tier.get(f"tier_{o.tier}", 0) + 1
+        else:
+            reason = (o.dead_end or "").split(":")[0]
+            dead_ends[reason] = dead_ends.get(reason, 0) + 1
+    return MaterializeResult(metadata={
+        "hotels": len(outcomes),
+        "engines_by_tier": MetadataValue.json(by_tier),
+        "dead_ends": MetadataValue.json(dead_ends),
+        "catalogue_engines": len(engines),
+        "preview": markdown_table(("hotel", "city", "engine", "tier", "method", "booking url"), (
+            (o.hotel_id, o.city, o.engine, o.tier, o.method, o.booking_url) for o in outcomes if o.engine)),
+    })
+
+
+hotel_assets = [hotel_discovery, hotel_entities, hotel_websites, booking_engine_detection]

@@ -123,6 +123,14 @@ class ServiceCallFailed(Exception):
         about = f" for {item_key}" if item_key else ""
         super().__init__(f"{service or 'service'} call{about} failed ({self.error_class}, {attempts} attempt(s)): {last_error}")
 
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable with its keyword arguments
+        return (_rebuild_failure, (self.error_class, self.attempts, self.last_error, self.service, self.item_key, self.status_code))
+
+
+def _rebuild_failure(error_class: ErrorClass, attempts: int, last_error: str, service: str,
+                     item_key: str | None, status_code: int | None) -> ServiceCallFailed:
+    return ServiceCallFailed(error_class, attempts, last_error, service=service, item_key=item_key, status_code=status_code)
+
 
 class CircuitOpen(Exception):
     """The breaker refused the call (raised inside the guard, surfaced as ServiceCallFailed)."""

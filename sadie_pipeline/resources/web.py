@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 import httpx
 from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
+from selectolax.lexbor import LexborHTMLParser
 
 from sadie_pipeline.core.booking_engines import Detection, analyze
 from sadie_pipeline.core.errors import ErrorClass, classify, classify_status, redact
@@ -255,7 +256,7 @@ class WebsiteFetcher(ConfigurableResource):
                 async with s.semaphore:
                     result = await self._get(s, url, started)
                 retry = (result.error_class in (ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED)
-                         and result.reason != "timeout" and attempt < self.max_attempts
+                         and result.reason not in ("timeout", "proxy_error") and attempt < self.max_attempts
                          and time.perf_counter() - started + self.retry_backoff_s * attempt < self.total_timeout_s)
                 if not retry:
                     break
@@ -397,7 +398,8 @@ class WebsiteFetcher(ConfigurableResource):
                 names = await page.evaluate("Object.keys(window)")
             except PlaywrightError:
                 names = []
-            js_globals = tuple(n for n in names if isinstance(n, str) and n not in b.baseline_globals)
+            js_globals = tuple(n for n in names if isinstance(n, str) and not n.isdigit()
+                               and n not in b.baseline_globals)
             status = response.status if response is not None else None
             error_class = classify_status(status) if status is not None and status >= 400 else None
             body = html.encode("utf-8", errors="replace")
@@ -480,6 +482,26 @@ def _classify_browser_error(exc: BaseException) -> tuple[ErrorClass, str]:
     return ErrorClass.TRANSIENT, "browser_error"
 
 
+_PLACEHOLDER_SELECTOR = ", ".join(
+    f"{tag}[{attr}*={word!r} i]" for tag in ("div", "section", "aside", "span")
+    for attr in ("id", "class") for word in ("book", "reserv", "availab", "widget")
+) + ", [data-loading]"
+
+
+def has_script_placeholder(html: str) -> bool:
+    """A page that loads scripts and has an (almost) empty booking/reservation/availability/widget
+    container: the booking engine is probably injected by JavaScript after load."""
+    if not html or "<script" not in html.lower():
+        return False
+    tree = LexborHTMLParser(html)
+    if tree.css_first("script[src]") is None:
+        return False
+    for node in tree.css(_PLACEHOLDER_SELECTOR):
+        if node.css_first("a[href], iframe, form") is None and len(node.text(deep=True, strip=True)) < 40:
+            return True
+    return False
+
+
 def engine_found(detections: Sequence[Detection]) -> bool:
     """A lodging booking engine seen with more than a vendor link's weak evidence."""
     return any(d.category in _LODGING and d.confidence > 0.4 for d in detections)
@@ -489,7 +511,8 @@ async def fetch_and_detect(fetcher: WebsiteFetcher, hotel_url: str, *, render: b
                            follow_booking_link: bool = True) -> SiteDetection:
     """Fetch a hotel's site and detect its booking engine: ``(result, detections, text)``.
 
-    httpx fetch -> analyze; if the page needs JavaScript (and the browser is enabled): render ->
+    httpx fetch -> analyze; if the page needs JavaScript (`needs_javascript`, or no engine and an
+    empty booking/widget container filled by a script, see `has_script_placeholder`): render ->
     analyze with what the browser saw; if still no engine: follow one same-site "Book now" link
     (httpx) and take its detections. ``text`` is the page's visible text (<= 50 KB), empty when
     the site is dead. ``result.via == "browser"`` when the rendered page was used.
@@ -498,7 +521,9 @@ async def fetch_and_detect(fetcher: WebsiteFetcher, hotel_url: str, *, render: b
     if not result.ok:
         return SiteDetection(result, [], "")
     page = analyze(result.html, result.final_url)
-    if page.needs_javascript and render and fetcher.browser_enabled:
+    wants_browser = page.needs_javascript or (
+        not engine_found(page.detections) and has_script_placeholder(result.html))
+    if wants_browser and render and fetcher.browser_enabled:
         rendered = await fetcher.render(result.final_url)
         if rendered.ok and rendered.html:
             page = analyze(rendered.html, rendered.final_url, request_urls=rendered.request_urls,

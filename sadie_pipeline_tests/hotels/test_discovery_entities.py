@@ -27,9 +27,9 @@ def test_discovery_and_entities_for_a_region(database, local_object_store, insta
     with database.connect() as conn:
         add_market(conn, "US-FL", ["Miami", "Miami Beach", "Orlando", "Key West"])
     local_object_store.put_bytes("inbox/hotels/US-FL/list.csv", (
-        "name,address,city,state,zip,phone,website\n"
-        "The Biscayne Bay Inn,1200 Brickell Bay Drive,Miami,FL,33131,305.555.0101,biscaynebayinn.test\n"
-        "Harbor Light Motel,77 Causeway Blvd,Miami,FL,33132,(305) 555-0199,\n").encode())
+        b"name,address,city,state,zip,phone,website\n"
+        b"The Biscayne Bay Inn,1200 Brickell Bay Drive,Miami,FL,33131,305.555.0101,biscaynebayinn.test\n"
+        b"Harbor Light Motel,77 Causeway Blvd,Miami,FL,33132,(305) 555-0199,\n"))
     serper = SerperResource(api_key=KEY, base_url=sb.base_url("serper"), requests_per_minute=6000)
 
     result = _run(database, local_object_store, serper, instance)

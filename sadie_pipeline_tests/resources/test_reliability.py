@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 import socket
 import threading
 import time
@@ -543,16 +544,23 @@ def test_sdk_errors_are_classified_retried_and_redacted(server: ScriptedServer) 
                 model="llama-test", messages=[{"role": "user", "content": "rooms?"}]))
         return reply.choices[0].message.content
 
-    assert run(ask(ok)) == "42 rooms"
+    async def main() -> tuple[str, ServiceCallFailed]:
+        answer = await ask(ok)
+        with pytest.raises(ServiceCallFailed) as failed:
+            await ask(denied)
+        return answer, failed.value
+
+    answer, failure = run(main())
+    assert answer == "42 rooms"
     limited_hit, answered = server.hits(ok)
     assert answered.start - limited_hit.end >= 0.27  # retry-after-ms honoured
-    assert guard.stats.attempts == 2 and guard.stats.responses_429 == 1
-    with pytest.raises(ServiceCallFailed) as failed:
-        run(ask(denied))
+    assert guard.stats.attempts == 3 and guard.stats.responses_429 == 1
     assert server.hits(denied)[0].headers["authorization"] == f"Bearer {API_KEY}"
-    assert (failed.value.error_class, failed.value.attempts) == (ErrorClass.AUTH, 1)
-    assert "invalid api key: Bearer ***" in failed.value.last_error
-    assert API_KEY not in str(failed.value)
+    assert (failure.error_class, failure.attempts) == (ErrorClass.AUTH, 1)
+    assert "invalid api key: Bearer ***" in failure.last_error
+    assert API_KEY not in str(failure)
+    copy = pickle.loads(pickle.dumps(failure))  # survives Dagster's process boundaries
+    assert (str(copy), copy.error_class, copy.service) == (str(failure), ErrorClass.AUTH, "groq")
 
 
 # -- policy --------------------------------------------------------------------------------------

@@ -1,0 +1,239 @@
+"""Booking-engine detection benchmark: N sandbox hotel sites end to end.
+
+Per site: fetch with httpx through the sandbox proxy (Playwright + the system Chromium for pages
+that need JavaScript), strip to text (<= 50 KB), store the text in an ObjectStore on a temporary
+local folder (``website-content/{state}/{city}/{hotel_id}.txt``), detect the booking engine.
+The sandbox runs in a child process (`SandboxProcess`) so its work does not share our GIL.
+
+    python benchmarks/detection.py [--sites 2000] [--latency-ms 100] [--js-share 0.1] [--dead-share 0.05]
+                                   [--concurrency 64] [--browser-concurrency 6] [--timeout-s 5] [--no-browser]
+
+Peak RSS is sampled (psutil) over this process plus its children except the sandbox: the
+Playwright driver and every Chromium process (RSS summed, so pages shared between Chromium
+processes are counted more than once: an upper bound). Prints readable lines, then one JSON line
+{"benchmark": "detection", "metrics": {...}}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import resource
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+
+class RssSampler(threading.Thread):
+    """Peak RSS of this process + its descendants (minus excluded trees), sampled every `interval` s."""
+
+    def __init__(self, exclude_pids: set[int], interval: float = 0.1) -> None:
+        super().__init__(daemon=True)
+        import psutil
+
+        self.psutil = psutil
+        self.me = psutil.Process()
+        self.exclude = set(exclude_pids)
+        self.interval = interval
+        self.stop_event = threading.Event()
+        self.peak_total = self.peak_self = self.peak_children = 0
+        self.peak_processes = 0
+
+    def _excluded(self) -> set[int]:
+        out = set()
+        for pid in self.exclude:
+            try:
+                p = self.psutil.Process(pid)
+                out.add(pid)
+                out.update(c.pid for c in p.children(recursive=True))
+            except self.psutil.Error:
+                pass
+        return out
+
+    def sample(self) -> None:
+        excluded = self._excluded()
+        own = self.me.memory_info().rss
+        children = 0
+        count = 0
+        for child in self.me.children(recursive=True):
+            if child.pid in excluded:
+                continue
+            try:
+                children += child.memory_info().rss
+                count += 1
+            except self.psutil.Error:
+                continue
+        self.peak_self = max(self.peak_self, own)
+        self.peak_children = max(self.peak_children, children)
+        self.peak_total = max(self.peak_total, own + children)
+        self.peak_processes = max(self.peak_processes, count)
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            try:
+                self.sample()
+            except Exception:  # a process vanished mid-sample
+                pass
+            self.stop_event.wait(self.interval)
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.join(5)
+        try:
+            self.sample()
+        except Exception:
+            pass
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unknown"
+
+
+def same_engine(truth: str | None, found: str | None) -> bool:
+    if truth is None or found is None:
+        return truth is None and found is None
+    a, b = truth.lower(), found.lower()
+    return a in b or b in a
+
+
+async def run(args: argparse.Namespace, sandbox, hotels, store) -> dict:
+    from sadie_pipeline.resources.reliability import run_items
+    from sadie_pipeline.resources.web import WebsiteFetcher, engine_found, fetch_and_detect
+
+    fetcher = WebsiteFetcher(
+        proxy=sandbox.proxy_url, max_concurrency=args.concurrency, browser_concurrency=args.browser_concurrency,
+        connect_timeout_s=args.timeout_s, read_timeout_s=args.timeout_s, total_timeout_s=args.timeout_s,
+        browser_enabled=not args.no_browser,
+    )
+    counts: Counter[str] = Counter()
+    correct = 0
+    done = 0
+    started = time.perf_counter()
+    progress_every = max(1, len(hotels) // 10)
+
+    async def one(place) -> str:
+        nonlocal correct, done
+        result, detections, text = await fetch_and_detect(fetcher, place.website)
+        if result.ok:
+            key = f"website-content/{place.state}/{slug(place.city)}/{place.id}.txt"
+            await asyncio.to_thread(store.put_bytes, key, text.encode("utf-8"), "text/plain; charset=utf-8")
+        if not result.ok:
+            outcome = "dead"
+        elif engine_found(detections):
+            outcome = "engine_found"
+        else:
+            outcome = "no_engine"
+        counts[outcome] += 1
+        if result.via == "browser":
+            counts["js_rendered"] += 1
+        if result.render_error:
+            counts["render_failed"] += 1
+        if result.followed_url:
+            counts["followed_booking_link"] += 1
+        found = detections[0].name if outcome == "engine_found" else None
+        correct += same_engine(place.truth()["engine"], found)
+        done += 1
+        if done % progress_every == 0:
+            elapsed = time.perf_counter() - started
+            print(f"  {done:>6} sites  {elapsed:6.1f} s  {done / elapsed * 60:8.0f} sites/min  {dict(counts)}", flush=True)
+        return outcome
+
+    async with fetcher.running():
+        outcomes = await run_items(hotels, one, key=lambda p: p.id, concurrency=args.concurrency)
+        wall = time.perf_counter() - started
+        stats = fetcher.stats()
+    crashed = [o for o in outcomes if o.status != "ok"]
+    for o in crashed[:5]:
+        print(f"  worker error on {o.item_key}: {o.last_error}")
+    return {"wall_s": wall, "counts": counts, "correct": correct, "fetcher_stats": stats, "worker_errors": len(crashed)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sites", type=int, default=2000)
+    ap.add_argument("--latency-ms", type=float, default=100.0)
+    ap.add_argument("--js-share", type=float, default=0.10)
+    ap.add_argument("--dead-share", type=float, default=0.05)
+    ap.add_argument("--concurrency", type=int, default=64, help="sites in flight (and the fetcher's global limit)")
+    ap.add_argument("--browser-concurrency", type=int, default=6, help="pages rendered at once in Chromium")
+    ap.add_argument("--timeout-s", type=float, default=5.0, help="fetch timeout (dead_timeout sites hang longer)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-browser", action="store_true", help="httpx only (pages needing JS are judged as fetched)")
+    args = ap.parse_args()
+
+    from sadie_pipeline.resources.object_store import ObjectStore
+    from sadie_pipeline.sandbox import SandboxProcess
+
+    print(f"detection benchmark: {args.sites} sandbox sites, {args.latency_ms:g} ms latency, "
+          f"{args.js_share:.0%} need JavaScript, {args.dead_share:.0%} dead; concurrency {args.concurrency}, "
+          f"browser pages {args.browser_concurrency}, fetch timeout {args.timeout_s:g} s", flush=True)
+    t0 = time.perf_counter()
+    with SandboxProcess(synthetic=args.sites, seed=args.seed, js_share=args.js_share, dead_share=args.dead_share,
+                        demo=False, dns=False) as sandbox, tempfile.TemporaryDirectory(prefix="sadie-detect-") as tmp:
+        sandbox.configure("sites", latency_ms=args.latency_ms, hang_s=args.timeout_s + 5)
+        hotels = [h for h in sandbox.hotels if h.website]
+        truth = Counter(h.site for h in hotels)
+        print(f"sandbox up in {time.perf_counter() - t0:.1f} s at {sandbox.url} (child pid {sandbox._proc.pid}); "
+              f"site kinds: {dict(sorted(truth.items()))}", flush=True)
+        store = ObjectStore(local_root=tmp)
+        sampler = RssSampler({sandbox._proc.pid})
+        sampler.start()
+        try:
+            out = asyncio.run(run(args, sandbox, hotels, store))
+        finally:
+            sampler.stop()
+        site_stats = sandbox.stats("sites")
+        stored = len(store.list_keys("website-content/"))
+        sandbox_rss = 0.0
+        try:
+            import psutil
+
+            sandbox_rss = psutil.Process(sandbox._proc.pid).memory_info().rss / 2**20
+        except Exception:
+            pass
+
+    wall = out["wall_s"]
+    counts = out["counts"]
+    n = len(hotels)
+    rate = n / wall * 60
+    peak_total_mb = sampler.peak_total / 2**20
+    children_ru = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"done: {n} sites in {wall:.1f} s -> {rate:.0f} sites/min (target >= 1500)")
+    print(f"outcomes: engine found {counts['engine_found']}, no engine {counts['no_engine']}, dead {counts['dead']}, "
+          f"js rendered {counts['js_rendered']} (render failed {counts['render_failed']}), "
+          f"followed a booking link {counts['followed_booking_link']}, worker errors {out['worker_errors']}")
+    print(f"engine agrees with the sandbox's ground truth on {out['correct']}/{n} sites ({out['correct'] / n:.1%})")
+    print(f"texts stored: {stored} objects under website-content/{{state}}/{{city}}/{{hotel_id}}.txt")
+    print(f"fetcher: {json.dumps(out['fetcher_stats'])}")
+    print(f"sandbox sites: requests {site_stats['requests']}, max in flight {site_stats['max_in_flight']}, "
+          f"statuses {site_stats['statuses']}")
+    print(f"peak RSS: {peak_total_mb:.0f} MB = this process {sampler.peak_self / 2**20:.0f} MB + browser/driver "
+          f"processes {sampler.peak_children / 2**20:.0f} MB (peaks sampled separately; up to "
+          f"{sampler.peak_processes} processes); sandbox child (excluded) {sandbox_rss:.0f} MB; "
+          f"largest child by RUSAGE_CHILDREN {children_ru:.0f} MB")
+    metrics = {
+        "sites_per_min": round(rate, 1),
+        "peak_rss_mb": round(peak_total_mb, 1),
+        "sites": n,
+        "wall_s": round(wall, 2),
+        "engine_found": counts["engine_found"],
+        "no_engine": counts["no_engine"],
+        "dead": counts["dead"],
+        "js_rendered": counts["js_rendered"],
+        "peak_rss_self_mb": round(sampler.peak_self / 2**20, 1),
+        "peak_rss_browser_mb": round(sampler.peak_children / 2**20, 1),
+        "engine_accuracy": round(out["correct"] / n, 4) if n else 0.0,
+    }
+    print(json.dumps({"benchmark": "detection", "metrics": metrics}))
+
+
+if __name__ == "__main__":
+    main()
