@@ -250,7 +250,7 @@ class ServiceGuard:
                     result = await self._attempt_once(fn, raise_for_status)
                 except Exception as exc:
                     self._breaker.__exit__(type(exc), exc, exc.__traceback__)  # counts it, or resets
-                    self._note_error(exc, item_key)
+                    self._note_error(exc)
                     raise
                 else:
                     self._breaker.__exit__(None, None, None)  # success closes the breaker
@@ -320,7 +320,7 @@ class ServiceGuard:
         headers = _headers_of(exc)
         return retry_after_seconds(headers) if headers is not None else None
 
-    def _note_error(self, exc: BaseException, item_key: str | None) -> None:
+    def _note_error(self, exc: BaseException) -> None:
         error_class = classify(exc)
         self.stats.errors_by_class[error_class.value] += 1
         if _status_of(exc) == 429:

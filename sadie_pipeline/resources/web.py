@@ -141,10 +141,32 @@ class _DomainLocks:
 
 
 @dataclass
+class _Tab:
+    """One reusable page in its own browser context, with what its current navigation did."""
+
+    context: Any
+    page: Any
+    site: str = ""                      # domain_key of the page being rendered (third-party frames)
+    requests: list[str] = field(default_factory=list)
+    in_flight: int = 0
+    last_activity: float = 0.0
+
+    def on_request(self, request: Any) -> None:
+        self.requests.append(request.url)
+        self.in_flight += 1
+        self.last_activity = time.monotonic()
+
+    def on_done(self, request: Any) -> None:
+        self.in_flight = max(0, self.in_flight - 1)
+        self.last_activity = time.monotonic()
+
+
+@dataclass
 class _Browser:
     playwright: Any
     browser: Any
     baseline_globals: frozenset[str]
+    free_tabs: list[_Tab] = field(default_factory=list)
 
 
 @dataclass
@@ -178,7 +200,9 @@ class WebsiteFetcher(ConfigurableResource):
     browser_enabled: bool = True
     browser_concurrency: int = Field(default=4, ge=1, description="pages rendered at once in the one browser")
     render_timeout_s: float = Field(default=20.0, gt=0, description="navigation until the load event")
-    render_idle_ms: int = Field(default=1500, ge=0, description="after load, wait at most this long for network idle")
+    render_quiet_ms: int = Field(default=400, ge=0, description="after load, the page is done when the network "
+                                 "has been quiet this long (scripts that inject widgets fetch them)")
+    render_settle_max_ms: int = Field(default=2500, ge=0, description="after load, wait at most this long for quiet")
     block_third_party_frames: bool = True
 
     _session: Any = PrivateAttr(default=None)
@@ -342,83 +366,115 @@ class WebsiteFetcher(ConfigurableResource):
         async with s.domains.hold(domain_key(url)), s.page_semaphore:
             try:
                 browser = await self._browser(s)
+                tab = browser.free_tabs.pop() if browser.free_tabs else await self._new_tab(browser)
             except Exception as exc:
                 s.stats["render_browser_unavailable"] += 1
                 return replace(self._failure(url, exc, started, s.proxy), via="browser", reason="browser_unavailable",
                                error_class=ErrorClass.PERMANENT)
-            result = await self._render(browser, url, started, s)
+            result, reusable = await self._render(browser, tab, url, started, s)
+            if reusable:
+                browser.free_tabs.append(tab)
+            else:
+                s.stats["render_tabs_discarded"] += 1
+                await _close_quietly(tab.context)
         s.stats["renders"] += 1
         s.stats[f"render_{result.reason or 'ok'}"] += 1
         return result
 
-    async def _render(self, b: _Browser, url: str, started: float, s: _Session) -> FetchResult:
+    async def _new_tab(self, b: _Browser) -> _Tab:
+        context = await b.browser.new_context(user_agent=self.user_agent, service_workers="block",
+                                              ignore_https_errors=True)
+        page = await context.new_page()
+        tab = _Tab(context, page)
+
+        async def route(route: Any) -> None:
+            request = route.request
+            if request.resource_type in BLOCKED_RESOURCE_TYPES:
+                await route.abort()
+                return
+            if self.block_third_party_frames and request.resource_type == "document" and tab.site:
+                try:
+                    is_subframe = request.frame.parent_frame is not None
+                except Exception:
+                    is_subframe = False
+                if is_subframe and domain_key(request.url) != tab.site:
+                    await route.abort()  # its URL is recorded; loading a booking engine's app is not needed
+                    return
+            await route.fallback()
+
+        await context.route("**/*", route)
+        page.on("request", tab.on_request)
+        page.on("requestfinished", tab.on_done)
+        page.on("requestfailed", tab.on_done)
+        return tab
+
+    async def _settle(self, tab: _Tab) -> None:
+        """After load: until the network has been quiet for render_quiet_ms (at most render_settle_max_ms)."""
+        if not self.render_quiet_ms or not self.render_settle_max_ms:
+            return
+        quiet, deadline = self.render_quiet_ms / 1000, time.monotonic() + self.render_settle_max_ms / 1000
+        tab.last_activity = max(tab.last_activity, time.monotonic())
+        while (now := time.monotonic()) < deadline:
+            idle_for = now - tab.last_activity
+            if tab.in_flight == 0 and idle_for >= quiet:
+                return
+            await asyncio.sleep(max(0.02, min(quiet - idle_for if tab.in_flight == 0 else 0.05, deadline - now)))
+
+    async def _render(self, b: _Browser, tab: _Tab, url: str, started: float,
+                      s: _Session) -> tuple[FetchResult, bool]:
+        """(result, whether the tab can be reused)."""
         from playwright.async_api import Error as PlaywrightError
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-        request_urls: list[str] = []
-        context = await b.browser.new_context(user_agent=self.user_agent, service_workers="block",
-                                              ignore_https_errors=True)
+        page = tab.page
+        tab.site, tab.requests, tab.in_flight = domain_key(url), [], 0
         try:
-            context.on("request", lambda request: request_urls.append(request.url))
-
-            async def route(route: Any) -> None:
-                request = route.request
-                if request.resource_type in BLOCKED_RESOURCE_TYPES:
-                    await route.abort()
-                    return
-                if self.block_third_party_frames and request.resource_type == "document":
-                    try:
-                        frame = request.frame
-                        is_subframe = frame.parent_frame is not None
-                    except PlaywrightError:
-                        is_subframe = False
-                    if is_subframe and domain_key(request.url) != domain_key(url):
-                        await route.abort()
-                        return
-                await route.fallback()
-
-            await context.route("**/*", route)
-            page = await context.new_page()
+            await tab.context.clear_cookies()
             try:
                 response = await page.goto(url, wait_until="load", timeout=self.render_timeout_s * 1000)
             except PlaywrightTimeout as exc:
-                return self._render_failure(url, exc, "timeout", ErrorClass.TRANSIENT, started, request_urls, s)
+                return self._render_failure(url, exc, "timeout", ErrorClass.TRANSIENT, started, tab.requests, s), False
             except PlaywrightError as exc:
                 error_class, reason = _classify_browser_error(exc)
-                return self._render_failure(url, exc, reason, error_class, started, request_urls, s)
-            if self.render_idle_ms:
-                try:
-                    await page.wait_for_load_state("networkidle", timeout=self.render_idle_ms)
-                except PlaywrightTimeout:
-                    pass
+                result = self._render_failure(url, exc, reason, error_class, started, tab.requests, s)
+                return result, await self._blank(page)
+            await self._settle(tab)
             html = await page.content()
             final_url = page.url
-            cookies = await context.cookies()
+            cookies = await tab.context.cookies()
             try:
                 names = await page.evaluate("Object.keys(window)")
             except PlaywrightError:
                 names = []
-            js_globals = tuple(n for n in names if isinstance(n, str) and not n.isdigit()
-                               and n not in b.baseline_globals)
-            status = response.status if response is not None else None
-            error_class = classify_status(status) if status is not None and status >= 400 else None
-            body = html.encode("utf-8", errors="replace")
-            truncated = len(body) > self.max_bytes
-            if truncated:
-                html = body[: self.max_bytes].decode("utf-8", errors="ignore")
-            return FetchResult(
-                url, final_url, status, html, error_class, via="browser",
-                reason=f"http_{status}" if error_class else None, truncated=truncated,
-                bytes_read=min(len(body), self.max_bytes), elapsed_s=round(time.perf_counter() - started, 4),
-                request_urls=tuple(dict.fromkeys(request_urls)),
-                cookies=tuple({"name": c.get("name"), "domain": c.get("domain")} for c in cookies),
-                js_globals=js_globals,
-            )
-        finally:
-            try:
-                await context.close()
-            except PlaywrightError:
-                pass
+        except PlaywrightError as exc:  # the page crashed or the browser went away
+            return self._render_failure(url, exc, "browser_error", ErrorClass.TRANSIENT, started, tab.requests, s), False
+        requests = tuple(dict.fromkeys(tab.requests))
+        reusable = await self._blank(page)
+        js_globals = tuple(n for n in names if isinstance(n, str) and not n.isdigit()
+                           and n not in b.baseline_globals)
+        status = response.status if response is not None else None
+        error_class = classify_status(status) if status is not None and status >= 400 else None
+        body = html.encode("utf-8", errors="replace")
+        truncated = len(body) > self.max_bytes
+        if truncated:
+            html = body[: self.max_bytes].decode("utf-8", errors="ignore")
+        result = FetchResult(
+            url, final_url, status, html, error_class, via="browser",
+            reason=f"http_{status}" if error_class else None, truncated=truncated,
+            bytes_read=min(len(body), self.max_bytes), elapsed_s=round(time.perf_counter() - started, 4),
+            request_urls=requests,
+            cookies=tuple({"name": c.get("name"), "domain": c.get("domain")} for c in cookies),
+            js_globals=js_globals,
+        )
+        return result, reusable
+
+    async def _blank(self, page: Any) -> bool:
+        """Leave the page on about:blank (stops its scripts and requests); False if that fails."""
+        try:
+            await page.goto("about:blank", timeout=5000)
+            return True
+        except Exception:
+            return False
 
     def _render_failure(self, url: str, exc: BaseException, reason: str, error_class: ErrorClass, started: float,
                         request_urls: Sequence[str], s: _Session) -> FetchResult:
@@ -429,6 +485,13 @@ class WebsiteFetcher(ConfigurableResource):
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+async def _close_quietly(context: Any) -> None:
+    try:
+        await context.close()
+    except Exception:
+        pass
+
 
 def _decode(body: bytes, charset: str | None) -> str:
     encoding = charset
