@@ -129,10 +129,12 @@ CREATE TABLE IF NOT EXISTS pipeline.dead_letters (
     item_key        text NOT NULL,
     layer           text NOT NULL,
     error_class     text NOT NULL,
-    attempts        integer NOT NULL,
-    last_error      text,
+    attempts        integer NOT NULL CHECK (attempts >= 0),
+    last_error      text NOT NULL DEFAULT '',
     first_failed_at timestamptz NOT NULL DEFAULT now(),
     last_failed_at  timestamptz NOT NULL DEFAULT now(),
     resolved_at     timestamptz,
     UNIQUE (item_key, layer)
 );
+CREATE INDEX IF NOT EXISTS dead_letters_unresolved_idx
+    ON pipeline.dead_letters (layer, last_failed_at) WHERE resolved_at IS NULL;

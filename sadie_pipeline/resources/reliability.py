@@ -481,26 +481,6 @@ def outcome_counts(outcomes: Sequence[ItemOutcome[Any]]) -> dict[str, Any]:
 
 # -- dead letters ----------------------------------------------------------------------------------
 
-DEAD_LETTERS_DDL = """
-CREATE SCHEMA IF NOT EXISTS pipeline;
-
-CREATE TABLE IF NOT EXISTS pipeline.dead_letters (
-    id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    item_key        text NOT NULL,
-    layer           text NOT NULL,
-    error_class     text NOT NULL,
-    attempts        integer NOT NULL CHECK (attempts >= 0),
-    last_error      text NOT NULL DEFAULT '',
-    first_failed_at timestamptz NOT NULL DEFAULT now(),
-    last_failed_at  timestamptz NOT NULL DEFAULT now(),
-    resolved_at     timestamptz,
-    UNIQUE (item_key, layer)
-);
-
-CREATE INDEX IF NOT EXISTS dead_letters_unresolved_idx
-    ON pipeline.dead_letters (layer, last_failed_at) WHERE resolved_at IS NULL;
-"""
-
 _UPSERT_DEAD_LETTER = """
 INSERT INTO pipeline.dead_letters AS d (item_key, layer, error_class, attempts, last_error,
                                         first_failed_at, last_failed_at, resolved_at)

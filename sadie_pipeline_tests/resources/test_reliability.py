@@ -25,7 +25,6 @@ from pydantic import ValidationError
 
 from sadie_pipeline.core.errors import ErrorClass
 from sadie_pipeline.resources.reliability import (
-    DEAD_LETTERS_DDL,
     SEED_POLICIES,
     ItemOutcome,
     ServiceCallFailed,
@@ -590,8 +589,6 @@ def test_record_dead_letters_upserts_accumulates_redacts_and_resolves(database) 
                      FROM pipeline.dead_letters WHERE layer = 'rdap'""")}
 
     with database.connect() as conn:
-        conn.execute(DEAD_LETTERS_DDL)  # until the migration exists
-        conn.execute(DEAD_LETTERS_DDL)  # idempotent
         counts = record_dead_letters(conn, "rdap", [
             dead("hotel:1", ErrorClass.TRANSIENT, 3, f"ReadTimeout for https://rdap.org/x?key={API_KEY}"),
             dead("hotel:2", ErrorClass.PERMANENT, 1, "HTTPStatusError: 400"),
