@@ -197,6 +197,7 @@ class WebsiteFetcher(ConfigurableResource):
     retry_backoff_s: float = Field(default=0.5, ge=0)
     user_agent: str = USER_AGENT
     chromium_path: str = DEFAULT_CHROMIUM
+    chromium_extra_args: list[str] = Field(default_factory=list, description="added to the standard flags")
     browser_enabled: bool = True
     browser_concurrency: int = Field(default=4, ge=1, description="pages rendered at once in the one browser")
     render_timeout_s: float = Field(default=20.0, gt=0, description="navigation until the load event")
@@ -342,7 +343,7 @@ class WebsiteFetcher(ConfigurableResource):
             pw = await async_playwright().start()
             try:
                 launch: dict[str, Any] = {"executable_path": self.chromium_path, "headless": True,
-                                          "args": list(CHROMIUM_ARGS)}
+                                          "args": [*CHROMIUM_ARGS, *self.chromium_extra_args]}
                 if s.proxy:
                     launch["proxy"] = {"server": s.proxy}
                 browser = await pw.chromium.launch(**launch)

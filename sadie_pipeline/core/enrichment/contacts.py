@@ -213,7 +213,7 @@ ln way suite home rooms room book booking now privacy policy terms gallery news 
 dining spa amenities amenity location locations directions map check in out guest guests services service office
 operations family staff group company llc inc ltd corp hospitality property properties and of for with by at on
 to from since est established new old north south east west downtown airport city town county state park
-monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+monday tuesday wednesday thursday friday saturday sunday january february march july
 september october november december today tonight special specials offer offers package packages deals
 president founder chef host hosts hostess innkeeper innkeepers proprietor partner partners principal ceo coo cfo
 director chief executive assistant senior vice revenue finance housekeeping engineering concierge catering
@@ -223,6 +223,11 @@ thank thanks you we i me my is are was be been can will would should please hell
 sincerely cheers warm greetings questions question info information sent message send submit name first last
 florida miami california texas canada usa america united states ocean sea bay harbour harbor island lake
 mountain river valley grand royal plaza court village garden gardens house manor cottage villa historic
+ask meet email call write text reach join say greet message visit contact speak talk chat dial phone
+western plus express premier select signature collection sheraton westin wyndham ramada radisson doubletree
+courtyard fairfield springhill towneplace homewood embassy clarion econo travelodge days super red roof aloft
+moxy kimpton staybridge candlewood sonesta ascend tapestry curio autograph tribute canopy cambria hyatt
+suites comfort quality choice accor novotel ibis sofitel fairmont omni loews
 """.split())
 
 _TITLE_WORDS = frozenset("manager director owner president founder chef host innkeeper proprietor partner "

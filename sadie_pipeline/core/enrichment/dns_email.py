@@ -222,9 +222,9 @@ def _txt(value: str | bytes | Sequence) -> str:
         return bytes(value).decode("utf-8", errors="replace")
     if not isinstance(value, str):
         return "".join(_txt(v) for v in value)
-    value = value.strip()
-    chunks = re.findall(r'"((?:[^"\\]|\\.)*)"', value)
-    if chunks and value.startswith('"'):
+    stripped = value.strip()
+    chunks = re.findall(r'"((?:[^"\\]|\\.)*)"', stripped)
+    if chunks and stripped.startswith('"'):
         return "".join(chunks)
     return value
 

@@ -130,6 +130,10 @@ foot feet ft meter meters metre metres person persons people adult adults child 
 star stars percent bedroom bedrooms bathroom bathrooms king queen twin double single bunk sofa ada-compliant
 connecting adjoining adjacent interconnecting interconnected connected additional extra more other
 available remaining left free vacant booked selected
+street st avenue ave road rd drive dr boulevard blvd lane ln way highway hwy route rte parkway pkwy court ct
+place pl circle terrace trail
+offers offer offering offered has have had features featuring include includes including are is was were be
+been with from start starts starting begin begins priced rates at in on near by to per
 """.split())
 _SUBSET_ADJ = frozenset("""
 accessible ada handicap handicapped wheelchair pet pet-friendly dog-friendly smoking kitchenette

@@ -1,0 +1,87 @@
+"""Unit tests for sadie_pipeline.core.enrichment.layers: bit values, helpers, "enriched" for tier 1,
+and the e-mail verification dependency."""
+
+from __future__ import annotations
+
+import pytest
+
+from sadie_pipeline.core.enrichment import layers as L
+
+
+def test_seed_bits_keep_their_values_and_new_layers_take_free_bits():
+    assert (L.LAYER_RDAP, L.LAYER_WHOIS_HISTORY, L.LAYER_DNS, L.LAYER_WEBSITE, L.LAYER_REVIEWS,
+            L.LAYER_EMAIL_VERIFY) == (1, 2, 4, 8, 16, 32)
+    assert (L.LAYER_GOV_DATA, L.LAYER_CT_CERTS, L.LAYER_ABN_ASIC) == (64, 128, 256)
+    assert (L.LAYER_CC_HARVEST, L.LAYER_CC_CONTACTS, L.LAYER_GMAPS_ENRICH, L.LAYER_LEAD_SCORE) == (512, 1024, 2048, 4096)
+    assert (L.LAYER_ROOM_COUNT, L.LAYER_PROXIMITY, L.LAYER_RESEARCH) == (8192, 16384, 32768)
+    bits = list(L.ALL_LAYERS.values())
+    assert len(set(bits)) == len(bits)
+    assert all(b & (b - 1) == 0 for b in bits)  # one bit each
+    assert L.KNOWN_MASK == (1 << 16) - 1
+
+
+def test_has_add_and_missing_layers():
+    done = L.add_layers(0, L.LAYER_DNS, "website")
+    assert done == 12
+    assert L.has_layer(done, L.LAYER_DNS)
+    assert L.has_layer(done, [L.LAYER_DNS, L.LAYER_WEBSITE])
+    assert not L.has_layer(done, L.LAYER_DNS | L.LAYER_RDAP)  # every bit of the mask is required
+    assert L.add_layers(done, L.LAYER_DNS) == done  # idempotent
+    assert L.missing_layers(done, L.OWNER_LAYERS) == L.LAYER_RDAP | L.LAYER_EMAIL_VERIFY
+    assert L.missing_layers(None, "room_count") == L.LAYER_ROOM_COUNT
+    assert L.layer_names(L.missing_layers(done, L.OWNER_LAYERS)) == ["rdap", "email_verify"]
+
+
+def test_layer_names_and_masks_round_trip_and_report_unknown_bits():
+    assert L.layer_mask(["proximity", "research", L.LAYER_RDAP]) == L.LAYER_PROXIMITY | L.LAYER_RESEARCH | 1
+    assert L.layer_names(L.STAGE3_LAYERS) == ["room_count", "proximity", "research"]
+    assert L.layer_names(1 << 20 | 1) == ["rdap", "bit_20"]
+    with pytest.raises(ValueError, match="unknown layer"):
+        L.layer_mask("whois")
+    with pytest.raises(ValueError):
+        L.add_layers(-1, L.LAYER_DNS)
+    with pytest.raises(TypeError):
+        L.has_layer(True, L.LAYER_DNS)
+
+
+def test_tier1_is_enriched_only_with_all_three_stage3_layers():
+    assert L.required_layers(1) == L.LAYER_ROOM_COUNT | L.LAYER_PROXIMITY | L.LAYER_RESEARCH
+    assert L.required_layers(2) == 0
+    owner_done = L.OWNER_LAYERS
+    assert not L.is_enriched(owner_done | L.LAYER_ROOM_COUNT | L.LAYER_PROXIMITY, tier=1)
+    assert L.is_enriched(L.STAGE3_LAYERS, tier=1)  # owner layers do not hold status 3 back
+    assert not L.is_enriched(L.KNOWN_MASK, tier=2)  # tier 2 is scored from status 1, never "enriched"
+
+
+def test_enrichment_status_moves_detected_tier1_hotels_to_3_only():
+    assert L.enrichment_status(1, L.STAGE3_LAYERS, tier=1) == 3
+    assert L.enrichment_status(1, L.LAYER_ROOM_COUNT, tier=1) == 1
+    assert L.enrichment_status(1, L.STAGE3_LAYERS, tier=2) == 1
+    assert L.enrichment_status(4, L.STAGE3_LAYERS, tier=1) == 4  # a scored hotel is not moved back
+
+
+def test_email_verification_waits_for_website_contacts_and_dns():
+    assert L.missing_dependencies(L.LAYER_EMAIL_VERIFY, 0) == L.LAYER_WEBSITE | L.LAYER_DNS
+    assert not L.can_run("email_verify", L.LAYER_WEBSITE)
+    assert not L.can_run("email_verify", L.LAYER_DNS)
+    assert L.can_run("email_verify", L.LAYER_WEBSITE | L.LAYER_DNS)
+    assert L.can_run(L.LAYER_RDAP, 0)  # everything else has no prerequisite
+
+
+def test_needs_run_skips_completed_layers_unless_force_refresh():
+    done = L.LAYER_DNS | L.LAYER_WEBSITE | L.LAYER_EMAIL_VERIFY
+    assert not L.needs_run(L.LAYER_DNS, done)
+    assert L.needs_run(L.LAYER_DNS, done, force_refresh=True)
+    assert L.needs_run(L.LAYER_RDAP, done)
+    # a refresh still respects dependencies
+    assert not L.needs_run(L.LAYER_EMAIL_VERIFY, L.LAYER_EMAIL_VERIFY, force_refresh=True)
+
+
+def test_runnable_layers_is_the_seed_chaining_rule():
+    wanted = L.OWNER_LAYERS | L.STAGE3_LAYERS
+    first = L.runnable_layers(0, wanted)
+    assert not first & L.LAYER_EMAIL_VERIFY
+    assert first == wanted & ~L.LAYER_EMAIL_VERIFY
+    after = L.LAYER_DNS | L.LAYER_WEBSITE
+    assert L.runnable_layers(after, [L.LAYER_EMAIL_VERIFY, L.LAYER_DNS]) == L.LAYER_EMAIL_VERIFY
+    assert L.runnable_layers(after, [L.LAYER_DNS], force_refresh=True) == L.LAYER_DNS
