@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+import zlib
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -48,6 +49,7 @@ CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 USER_AGENT = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
               "Chrome/131.0.0.0 Safari/537.36")
 HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
+POOL_SHARD_SIZE = 8  # connections per httpx client (see WebsiteFetcher._current)
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
 _LODGING = frozenset({"hotel_booking_engine", "crs", "vacation_rental"})
 
@@ -173,7 +175,7 @@ class _Browser:
 class _Session:
     loop: asyncio.AbstractEventLoop
     proxy: str | None
-    client: httpx.AsyncClient
+    clients: tuple[httpx.AsyncClient, ...]
     semaphore: asyncio.Semaphore
     page_semaphore: asyncio.Semaphore
     domains: _DomainLocks = field(default_factory=_DomainLocks)
@@ -226,14 +228,22 @@ class WebsiteFetcher(ConfigurableResource):
         s = self._session
         if s is None or s.loop is not loop or s.proxy != proxy:
             timeout = httpx.Timeout(self.read_timeout_s, connect=self.connect_timeout_s)
-            limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
-            client = httpx.AsyncClient(
-                proxy=proxy, timeout=timeout, limits=limits, follow_redirects=True,
-                max_redirects=self.max_redirects, trust_env=False, verify=True,
-                headers={"User-Agent": self.user_agent, "Accept-Language": "en-US,en;q=0.9",
-                         "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+            # httpcore's pool scans every queued request against every connection whenever one
+            # changes state (quadratic in its size), so many sites at once use several small
+            # pools, a domain always the same one (its keep-alive connection stays useful).
+            shards = max(1, -(-self.max_concurrency // POOL_SHARD_SIZE))
+            limits = httpx.Limits(max_connections=self.max_concurrency,
+                                  max_keepalive_connections=min(self.max_concurrency, POOL_SHARD_SIZE))
+            clients = tuple(
+                httpx.AsyncClient(
+                    proxy=proxy, timeout=timeout, limits=limits, follow_redirects=True,
+                    max_redirects=self.max_redirects, trust_env=False, verify=True,
+                    headers={"User-Agent": self.user_agent, "Accept-Language": "en-US,en;q=0.9",
+                             "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+                )
+                for _ in range(shards)
             )
-            s = self._session = _Session(loop, proxy, client, asyncio.Semaphore(self.max_concurrency),
+            s = self._session = _Session(loop, proxy, clients, asyncio.Semaphore(self.max_concurrency),
                                          asyncio.Semaphore(self.browser_concurrency))
         return s
 
@@ -247,7 +257,8 @@ class WebsiteFetcher(ConfigurableResource):
         s, self._session = self._session, None
         if s is None:
             return
-        await s.client.aclose()
+        for client in s.clients:
+            await client.aclose()
         if s.browser is not None:
             try:
                 await s.browser.browser.close()
@@ -295,7 +306,8 @@ class WebsiteFetcher(ConfigurableResource):
     async def _get(self, s: _Session, url: str, started: float) -> FetchResult:
         try:
             async with asyncio.timeout(self.total_timeout_s):
-                async with s.client.stream("GET", url) as response:
+                client = s.clients[zlib.crc32(domain_key(url).encode()) % len(s.clients)]
+                async with client.stream("GET", url) as response:
                     redirects = tuple(str(r.url) for r in response.history)
                     final_url = str(response.url)
                     content_type = response.headers.get("content-type")

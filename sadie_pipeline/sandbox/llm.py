@@ -101,9 +101,19 @@ def _snippet(text: str, start: int, end: int, pad: int = 40) -> str:
     return re.sub(r"\s+", " ", text[a:b]).strip()
 
 
+_QUOTED = re.compile(r"(?s)<<<(.*?)(?:>>>|$)|<source\b[^>]*>(.*?)</source>")
+
+
+def _material(prompt: str) -> str:
+    """What a real model would read facts from: the quoted source material when the prompt
+    quotes some (<<< ... >>> or <source> blocks), not the instructions and their examples."""
+    quoted = [a or b for a, b in _QUOTED.findall(prompt)]
+    return "\n".join(quoted) if quoted else prompt
+
+
 def extract(prompt: str) -> dict[str, Any]:
     """Every fact the sandbox model can read from `prompt`."""
-    text = _strip_html(prompt)
+    text = _strip_html(_material(prompt))
     low = text.lower()
     evidence: list[str] = []
 

@@ -1,0 +1,134 @@
+"""What every enrichment layer shares: which hotels need the layer, the idempotent write of its
+results (seed 001: COALESCE for fields, OR for the bitmask, DISTINCT for sources, GREATEST for
+confidence; force_refresh lets newer values win), dead letters and the status-3 rule."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import psycopg
+from dagster import Config, MetadataValue
+
+from sadie_pipeline.core.enrichment.layers import ENRICHED_REQUIRED
+from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
+
+T = TypeVar("T")
+ENRICHED_STATUS = 3
+
+# Columns a layer may write (the ON CONFLICT rule is the same for all of them).
+ENRICHMENT_COLUMNS = (
+    "room_count", "room_count_evidence", "room_count_source", "nearest_attraction", "nearest_attraction_km",
+    "attractions_by_radius", "property_type", "chain_or_independent", "management_company", "amenities",
+    "research_evidence", "registrant_org", "email_provider", "mx_hosts",
+)
+_JSON_COLUMNS = {"attractions_by_radius", "research_evidence"}
+
+
+class LayerConfig(Config):
+    cities: list[str] = []
+    """Only these cities of the region (default: all)."""
+    force_refresh: bool = False
+    """Run the layer again for hotels that already have it (newer values replace older ones)."""
+
+
+@dataclass
+class LayerResult:
+    layer: str
+    outcomes: list[ItemOutcome[Any]] = field(default_factory=list)
+    skipped_reason: str | None = None
+    enriched: int = 0  # hotels that reached status 3
+
+    def metadata(self) -> dict[str, Any]:
+        counts = outcome_counts(self.outcomes) if self.outcomes else {}
+        return {"layer": self.layer, "hotels": len(self.outcomes),
+                **{k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in counts.items() if k != "items"},
+                "skipped_reason": self.skipped_reason or "", "hotels_now_enriched": self.enriched}
+
+
+def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config: LayerConfig,
+                   tier: int = 1) -> list[dict[str, Any]]:
+    """Detected hotels of the region on a tier-`tier` engine still missing the layer (all of them
+    with force_refresh)."""
+    rows = conn.execute(
+        """SELECT h.id, h.name, h.city, h.state, h.lat, h.lng, h.website, h.website_content_s3_path,
+                  coalesce(e.layers_completed, 0) AS layers_completed
+             FROM sadie_gtm.hotels h
+             JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
+             JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
+             LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
+            WHERE h.region = %(region)s AND h.status IN (1, 3) AND be.tier = %(tier)s
+              AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
+              AND (%(force)s OR coalesce(e.layers_completed, 0) & %(bit)s = 0)
+            ORDER BY h.id""",
+        {"region": region, "tier": tier, "cities": [c.lower() for c in config.cities],
+         "force": config.force_refresh, "bit": layer_bit},
+    )
+    names = [d.name for d in rows.description]
+    return [dict(zip(names, r)) for r in rows.fetchall()]
+
+
+def save_layer(conn: psycopg.Connection, hotel_id: int, layer_bit: int, layer: str, values: dict[str, Any],
+               source: str, confidence: float | None, force_refresh: bool) -> None:
+    """One hotel's layer result, merged into hotel_owner_enrichment idempotently."""
+    unknown = set(values) - set(ENRICHMENT_COLUMNS)
+    if unknown:
+        raise ValueError(f"not enrichment columns: {sorted(unknown)}")
+    cols = list(values)
+    params = [json.dumps(values[c]) if c in _JSON_COLUMNS and values[c] is not None else values[c] for c in cols]
+    keep = "coalesce(EXCLUDED.{c}, t.{c})" if force_refresh else "coalesce(t.{c}, EXCLUDED.{c})"
+    sets = "".join(f", {c} = {keep.format(c=c)}" for c in cols)
+    conn.execute(
+        f"""INSERT INTO sadie_gtm.hotel_owner_enrichment AS t
+                (hotel_id, layers_completed, sources, confidence, layer_updated_at{''.join(', ' + c for c in cols)})
+            VALUES (%s, %s, %s, %s, jsonb_build_object(%s::text, now()){''.join(', %s' for _ in cols)})
+            ON CONFLICT (hotel_id) DO UPDATE SET
+                layers_completed = t.layers_completed | EXCLUDED.layers_completed,
+                sources = (SELECT array_agg(DISTINCT s ORDER BY s) FROM unnest(t.sources || EXCLUDED.sources) s),
+                confidence = GREATEST(t.confidence, EXCLUDED.confidence),
+                layer_updated_at = t.layer_updated_at || EXCLUDED.layer_updated_at,
+                updated_at = now(){sets}""",
+        (hotel_id, layer_bit, [source], confidence, layer, *params),
+    )
+
+
+def mark_enriched(conn: psycopg.Connection, region: str) -> int:
+    """Tier-1 hotels whose required layers are all complete move to status 3."""
+    return conn.execute(
+        """UPDATE sadie_gtm.hotels h SET status = %s, updated_at = now()
+             FROM sadie_gtm.hotel_owner_enrichment e
+            WHERE e.hotel_id = h.id AND h.region = %s AND h.status = 1
+              AND e.layers_completed & %s = %s""",
+        (ENRICHED_STATUS, region, ENRICHED_REQUIRED, ENRICHED_REQUIRED),
+    ).rowcount
+
+
+def run_layer(hotels: Sequence[dict[str, Any]], worker: Callable[[dict[str, Any]], Awaitable[T]], *,
+              concurrency: int, secrets: Sequence[str | None] = (),
+              close: Callable[[], Awaitable[None]] | None = None) -> list[ItemOutcome[T]]:
+    """Runs worker over the hotels with bounded concurrency; every hotel comes back as ok,
+    dead-lettered (with class and attempts) or skipped with a reason; none is lost."""
+    async def main() -> list[ItemOutcome[T]]:
+        try:
+            return await run_items(hotels, worker, key=lambda h: f"hotel:{h['id']}", concurrency=concurrency,
+                                   secrets=secrets)
+        finally:
+            if close is not None:
+                await close()
+
+    return asyncio.run(main())
+
+
+def finish_layer(conn: psycopg.Connection, region: str, layer: str, layer_bit: int,
+                 outcomes: Sequence[ItemOutcome[Any]], hotels: Sequence[dict[str, Any]],
+                 save: Callable[[psycopg.Connection, dict[str, Any], Any], None]) -> int:
+    """Writes the ok results, records the dead letters, and moves complete hotels to status 3."""
+    by_key = {f"hotel:{h['id']}": h for h in hotels}
+    for outcome in outcomes:
+        if outcome.status == "ok":
+            save(conn, by_key[outcome.item_key], outcome.value)
+    record_dead_letters(conn, layer, list(outcomes))
+    return mark_enriched(conn, region)

@@ -1,0 +1,50 @@
+"""Layer attraction_proximity: distance to the nearest DMO attraction and how many lie within
+1, 5 and 10 km, from the listings tables (no external API)."""
+
+
+from typing import Any
+
+import psycopg
+from dagster import AssetExecutionContext, MaterializeResult, asset
+
+from sadie_pipeline.core.enrichment.layers import LAYER_PROXIMITY
+from sadie_pipeline.core.enrichment.proximity import Attraction, AttractionIndex, proximity_many
+from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
+from sadie_pipeline.hotels.enrichment.common import LayerConfig, LayerResult, hotels_needing, mark_enriched, save_layer
+from sadie_pipeline.resources.database import Database
+
+ATTRACTION_CATEGORIES = r"(attraction|museum|park|beach|gallery|landmark|historic|lighthouse|garden|zoo|aquarium|theat|golf|winery|tour)"
+
+
+def attractions(conn: psycopg.Connection) -> list[Attraction]:
+    """Visible DMO listings that are points of interest (not lodging, not restaurants)."""
+    rows = conn.execute(
+        """SELECT l.name, loc.lat, loc.lng FROM public.listings l JOIN public.locations loc ON loc.id = l.location_id
+            WHERE l.listing_visible AND loc.lat IS NOT NULL AND loc.lng IS NOT NULL
+              AND coalesce(l.category, '') ~* %s""", (ATTRACTION_CATEGORIES,)).fetchall()
+    return [Attraction(name, float(lat), float(lng)) for name, lat, lng in rows]
+
+
+@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"})
+def attraction_proximity(context: AssetExecutionContext, config: LayerConfig, database: Database) -> MaterializeResult:
+    result = LayerResult("attraction_proximity")
+    with database.connect() as conn:
+        index = AttractionIndex(attractions(conn))
+    measured = 0
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = hotels_needing(conn, region, LAYER_PROXIMITY, config)
+            found = proximity_many(((h["id"], h["lat"], h["lng"]) for h in hotels if h["lat"] is not None), index)
+            for hotel in hotels:
+                near: dict[str, Any] | None = found.get(hotel["id"])
+                values = {} if not near else {
+                    "nearest_attraction": near["nearest_name"], "nearest_attraction_km": near["nearest_km"],
+                    "attractions_by_radius": near["counts_by_radius"]}
+                measured += bool(near)
+                save_layer(conn, hotel["id"], LAYER_PROXIMITY, "attraction_proximity", values, "dmo_listings",
+                           None, config.force_refresh)
+            result.enriched += mark_enriched(conn, region)
+        result.skipped_reason = None if len(index) else "no DMO attractions with coordinates yet"
+    return MaterializeResult(metadata={"layer": "attraction_proximity", "attractions": len(index),
+                                       "hotels_measured": measured, "hotels_now_enriched": result.enriched,
+                                       "skipped_reason": result.skipped_reason or ""})
