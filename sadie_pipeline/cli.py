@@ -280,6 +280,22 @@ def promote_cmd(slug: str) -> None:
         click.echo(f"{slug}: promoted; {live_listing_count(conn, get_dmo(conn, slug))} listings now live")
 
 
+@main.group()
+def sandbox() -> None:
+    """The local stand-in for every external service (tests, the demo, benchmarks)."""
+
+
+@sandbox.command("serve")
+@click.option("--host", default="127.0.0.1")
+@click.option("--port", default=8765, type=int)
+@click.option("--dns-port", default=8753, type=int)
+def sandbox_serve(host: str, port: int, dns_port: int) -> None:
+    """Serve the sandbox until Ctrl-C; prints the base URLs to point the clients at."""
+    from sadie_pipeline.sandbox.__main__ import serve
+
+    serve(host, port, dns_port=dns_port)
+
+
 @main.command("demo")
 @click.option("--reset/--no-reset", default=True, help="Start from empty tables (embedded database only).")
 def demo_cmd(reset: bool) -> None:

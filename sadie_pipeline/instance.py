@@ -12,6 +12,9 @@ MARKER = "# Written by sadie; edit freely, and delete this line to keep your edi
 _LOCAL_YAML = MARKER + """
 telemetry:
   enabled: false
+concurrency:
+  pools:
+    default_limit: 1   # one step at a time per external-service pool (serper, websites, llm) across runs
 """
 
 # dagster-postgres on SQLAlchemy 2.1 wants the driver in the URL: postgresql+psycopg2://...

@@ -1,17 +1,22 @@
 from dagster import Definitions
 
 from sadie_pipeline.hotels.assets import hotel_assets
+from sadie_pipeline.hotels.enrichment.owner import owner_assets
 from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.room_counts import room_counts
+from sadie_pipeline.hotels.jobs import hotel_leads_job
 from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
+from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
 from sadie_pipeline.resources.serper import SerperResource
 from sadie_pipeline.resources.web import WebsiteFetcher
 
-enrichment_assets = [room_counts, attraction_proximity, hotel_research]
+enrichment_assets = [room_counts, attraction_proximity, hotel_research, *owner_assets]
 
+# Every external service reads its key and base URL from the environment at use time.
 defs = Definitions(
     assets=[*hotel_assets, *enrichment_assets],
+    jobs=[hotel_leads_job],
     resources={"serper": SerperResource(), "website_fetcher": WebsiteFetcher(), "groq": GroqResource(),
-               "anthropic": AnthropicResource()},
+               "anthropic": AnthropicResource(), "rdap": RdapResource(), "dns": DnsResource()},
 )

@@ -1,0 +1,424 @@
+"""Owner layers (seed 001): who registered the hotel's domain (RDAP), who hosts its mail (DNS),
+who runs it (contact / about / team pages of its website), and how far their addresses can be
+trusted (e-mail verification, after contacts and DNS).
+
+* `rdap_owner` (``LAYER_RDAP``, resource ``rdap``): registrant organisation, and the registrant
+  person as a decision maker when the record is not privacy-protected. 404: done, nothing found.
+* `dns_email_provider` (``LAYER_DNS``, resource ``dns``): MX, SPF and ``_dmarc.`` TXT ->
+  e-mail provider and MX hosts.
+* `website_contacts` (``LAYER_WEBSITE``, resource ``website_fetcher``): up to 5 contact / team /
+  about links of the stored homepage, fetched and read for people, titles, e-mails, phones.
+* `email_verification` (``LAYER_EMAIL_VERIFY``, resource ``dns`` for the MX of addresses at
+  other domains): a status for every decision maker's address, a pattern guess for people
+  without one when the domain's pattern is known. Hotels without WEBSITE and DNS wait.
+
+Decision makers are upserted with the seed's ``ON CONFLICT (hotel_id, full_name, title)`` rule:
+COALESCE e-mail (a found address replaces a pattern guess), OR ``email_verified``, DISTINCT
+sources, GREATEST confidence. Every layer runs its hotels through `run_layer` (ok /
+dead-lettered / skipped, none lost) and `finish_layer` (dead letters, status 3).
+"""
+
+import asyncio
+import gzip
+import json
+import re
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
+import psycopg
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+
+from sadie_pipeline.core.enrichment.confidence import contact_confidence
+from sadie_pipeline.core.enrichment.contacts import contact_page_links, extract_contacts
+from sadie_pipeline.core.enrichment.dns_email import analyze_email_dns, mx_hosts
+from sadie_pipeline.core.enrichment.email_verify import FREE_MAIL_DOMAINS, guess_email, verify_email
+from sadie_pipeline.core.enrichment.layers import (
+    LAYER_DNS,
+    LAYER_EMAIL_VERIFY,
+    LAYER_RDAP,
+    LAYER_WEBSITE,
+    can_run,
+)
+from sadie_pipeline.core.enrichment.merge import upsert_decision_makers
+from sadie_pipeline.core.enrichment.rdap import parse_rdap
+from sadie_pipeline.core.entity_resolution import website_parts
+from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
+from sadie_pipeline.hotels.enrichment.common import (
+    LayerConfig,
+    LayerResult,
+    finish_layer,
+    hotels_needing,
+    run_layer,
+    save_layer,
+)
+from sadie_pipeline.hotels.websites import content_key
+from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.object_store import ObjectStore
+from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
+from sadie_pipeline.resources.reliability import ServiceCallFailed, SkipItem
+from sadie_pipeline.resources.web import WebsiteFetcher
+
+MAX_CONTACT_PAGES = 5
+WAITING = "waiting for contacts and DNS"
+PATTERN_GUESS = "pattern_guess"
+
+# Registrant "names" that are roles, not people (brand registrations: "Domain Administrator").
+_ROLE_NAME = re.compile(r"\b(?:domain|domains|admin|administrator|administration|hostmaster|webmaster|postmaster|"
+                        r"registrant|technical|department|dept|it|legal|dns|network|operations|support)\b",
+                        re.IGNORECASE)
+
+_UPSERT_DECISION_MAKER = """
+INSERT INTO sadie_gtm.hotel_decision_makers AS t
+       (hotel_id, full_name, title, email, email_verified, phone, sources, confidence, raw_source_url)
+VALUES (%(hotel_id)s, %(full_name)s, %(title)s, %(email)s, false, %(phone)s, %(sources)s, %(confidence)s,
+        %(raw_source_url)s)
+ON CONFLICT (hotel_id, full_name, title) DO UPDATE SET
+    email = {email},
+    email_status = CASE WHEN {email} IS DISTINCT FROM t.email THEN NULL ELSE t.email_status END,
+    email_verified = t.email_verified OR EXCLUDED.email_verified,
+    phone = {phone},
+    sources = (SELECT array_agg(DISTINCT s ORDER BY s) FROM unnest(t.sources || EXCLUDED.sources) s),
+    confidence = GREATEST(t.confidence, EXCLUDED.confidence),
+    raw_source_url = {url},
+    updated_at = now()
+"""
+
+
+def _upsert_sql(force_refresh: bool) -> str:
+    """A found address always replaces a pattern guess; otherwise COALESCE (newer first with
+    force_refresh). A changed address loses its status (the verification layer sets it again)."""
+    keep = "coalesce(EXCLUDED.{c}, t.{c})" if force_refresh else "coalesce(t.{c}, EXCLUDED.{c})"
+    email = (f"(CASE WHEN t.email_status = '{PATTERN_GUESS}' AND EXCLUDED.email IS NOT NULL THEN EXCLUDED.email "
+             f"ELSE {keep.format(c='email')} END)")
+    return _UPSERT_DECISION_MAKER.format(email=email, phone=keep.format(c="phone"),
+                                         url=keep.format(c="raw_source_url"))
+
+
+def upsert_decision_maker(conn: psycopg.Connection, hotel_id: int, person: dict[str, Any],
+                          force_refresh: bool = False) -> None:
+    """One decision maker of a hotel, merged into an existing (hotel, name, title) row."""
+    conn.execute(_upsert_sql(force_refresh), {
+        "hotel_id": hotel_id, "full_name": person["full_name"], "title": person.get("title") or "",
+        "email": person.get("email"), "phone": person.get("phone"), "sources": list(person.get("sources") or []),
+        "confidence": person.get("confidence") or 0.0, "raw_source_url": person.get("raw_source_url"),
+    })
+
+
+def hotel_domain(hotel: dict[str, Any]) -> str | None:
+    """The registrable domain of the hotel's website (None without a usable website)."""
+    parts = website_parts(hotel.get("website"))
+    return parts[0] if parts else None
+
+
+def _country(region: str) -> str:
+    return region.split("-", 1)[0].upper() or "US"
+
+
+class _PerRun:
+    """A lookup memoised per run (brand sites share a domain): one call per key, every caller
+    gets its result or its error. run_layer runs each region in its own event loop, so the
+    cache belongs to the loop."""
+
+    def __init__(self, fn: Callable[[str], Awaitable[Any]]) -> None:
+        self.fn = fn
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.cache: dict[str, asyncio.Future[Any]] = {}
+
+    async def __call__(self, key: str) -> Any:
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop:
+            self.loop, self.cache = loop, {}
+        if key not in self.cache:
+            self.cache[key] = asyncio.ensure_future(self.fn(key))
+        return await asyncio.shield(self.cache[key])
+
+
+def _json(value: Any) -> Any:
+    return MetadataValue.json(value)
+
+
+# --- RDAP ------------------------------------------------------------------------------------------
+
+@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"}, pool="rdap")
+def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Database,
+               rdap: RdapResource) -> MaterializeResult:
+    """Who registered each tier-1 hotel's domain (RDAP): registrant organisation on the
+    enrichment row, the registrant person (unless privacy-protected) as a decision maker."""
+    result = LayerResult("rdap_owner", skipped_reason=None if rdap.configured() else "RDAP not configured")
+
+    def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
+        org = value.get("registrant_org")
+        save_layer(conn, hotel["id"], LAYER_RDAP, "rdap_owner", {"registrant_org": org}, "rdap",
+                   contact_confidence("rdap") if org else None, config.force_refresh)
+        for person in value.get("people", []):
+            upsert_decision_maker(conn, hotel["id"], person, config.force_refresh)
+
+    lookup = _PerRun(rdap.domain)
+
+    async def lookup_owner(hotel: dict[str, Any], country: str) -> dict[str, Any]:
+        domain = hotel_domain(hotel)
+        if not domain:
+            return {"domain": None, "found": False, "people": []}
+        answer = await lookup(domain)
+        if answer is None:  # 404: the registry has no such domain
+            return {"domain": domain, "found": False, "people": []}
+        record = parse_rdap(answer, region=country)
+        people = []
+        if not record.privacy_protected:
+            for dm in record.decision_makers():
+                name = dm.get("full_name")
+                if name and not _ROLE_NAME.search(name):
+                    people.append({**dm, "raw_source_url": f"{rdap.resolved_base_url()}/domain/{domain}"})
+        return {"domain": domain, "found": True, "registrant_org": record.registrant_org,
+                "privacy": record.privacy_protected, "people": people}
+
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = hotels_needing(conn, region, LAYER_RDAP, config)
+        outcomes = run_layer(hotels, partial(lookup_owner, country=_country(region)),
+                             concurrency=rdap.max_concurrency, close=rdap.aclose)
+        with database.connect() as conn:
+            result.enriched += finish_layer(conn, region, "rdap_owner", LAYER_RDAP, outcomes, hotels, save)
+        result.outcomes += outcomes
+
+    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
+    return MaterializeResult(metadata={
+        **result.metadata(),
+        "registrant_orgs_found": sum(1 for v in values if v.get("registrant_org")),
+        "not_in_rdap": sum(1 for v in values if v.get("domain") and not v["found"]),
+        "privacy_protected": sum(1 for v in values if v.get("privacy")),
+        "decision_makers_found": sum(len(v["people"]) for v in values),
+    })
+
+
+# --- DNS -------------------------------------------------------------------------------------------
+
+@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"}, pool="dns")
+def dns_email_provider(context: AssetExecutionContext, config: LayerConfig, database: Database,
+                       dns: DnsResource) -> MaterializeResult:
+    """Each tier-1 hotel's mail provider from its domain's MX, SPF and DMARC records."""
+    result = LayerResult("dns_email_provider", skipped_reason=None if dns.configured() else "DNS not configured")
+
+    def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
+        values = {"email_provider": value["email_provider"], "mx_hosts": value["mx_hosts"]}
+        save_layer(conn, hotel["id"], LAYER_DNS, "dns_email_provider", values, "dns", None, config.force_refresh)
+
+    async def analyze(domain: str) -> dict[str, Any]:
+        mx, txt, dmarc = await asyncio.gather(dns.mx(domain), dns.txt(domain), dns.txt(f"_dmarc.{domain}"))
+        found = analyze_email_dns(domain, mx, txt, dmarc)
+        return {"domain": domain, "email_provider": found.provider, "mx_hosts": list(found.mx_hosts),
+                "gateway": found.gateway, "has_spf": found.has_spf, "has_dmarc": found.has_dmarc}
+
+    lookup = _PerRun(analyze)
+
+    async def email_dns(hotel: dict[str, Any]) -> dict[str, Any]:
+        domain = hotel_domain(hotel)
+        if not domain:
+            return {"domain": None, "email_provider": None, "mx_hosts": [], "gateway": None,
+                    "has_spf": False, "has_dmarc": False}
+        return await lookup(domain)
+
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = hotels_needing(conn, region, LAYER_DNS, config)
+        outcomes = run_layer(hotels, email_dns, concurrency=dns.max_concurrency, close=dns.aclose)
+        with database.connect() as conn:
+            result.enriched += finish_layer(conn, region, "dns_email_provider", LAYER_DNS, outcomes, hotels, save)
+        result.outcomes += outcomes
+
+    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
+    providers = Counter(v["email_provider"] or "unknown" for v in values)
+    return MaterializeResult(metadata={
+        **result.metadata(),
+        "providers": _json(dict(sorted(providers.items()))),
+        "with_mx": sum(1 for v in values if v["mx_hosts"]),
+        "with_spf": sum(1 for v in values if v["has_spf"]),
+        "with_dmarc": sum(1 for v in values if v["has_dmarc"]),
+        "behind_gateway": sum(1 for v in values if v["gateway"]),
+    })
+
+
+# --- website contacts ------------------------------------------------------------------------------
+
+def stored_homepage(store: ObjectStore, hotel: dict[str, Any]) -> tuple[str, str] | None:
+    """(html, final url) of the homepage hotel_websites stored, or None."""
+    html_key = content_key(hotel["state"], hotel["city"], hotel["id"], "html.gz")
+    if not store.exists(html_key):
+        return None
+    html = gzip.decompress(store.get_bytes(html_key)).decode("utf-8", "replace")
+    base = hotel.get("website") or ""
+    meta_key = content_key(hotel["state"], hotel["city"], hotel["id"], "fetch.json")
+    if store.exists(meta_key):
+        try:
+            meta = json.loads(store.get_bytes(meta_key))
+            base = meta.get("final_url") or meta.get("url") or base
+        except ValueError:
+            pass
+    if base and "://" not in base[:12]:
+        base = f"http://{base}"
+    return html, base
+
+
+@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres", "s3"}, pool="websites")
+def website_contacts(context: AssetExecutionContext, config: LayerConfig, database: Database,
+                     object_store: ObjectStore, website_fetcher: WebsiteFetcher) -> MaterializeResult:
+    """People running each tier-1 hotel (names, titles, e-mails, phones) from the contact, team
+    and about pages linked from its stored homepage."""
+    result = LayerResult("website_contacts")
+    pages: Counter[str] = Counter()
+
+    def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
+        people = value["people"]
+        confidence = max((p["confidence"] for p in people), default=None)
+        save_layer(conn, hotel["id"], LAYER_WEBSITE, "website_contacts", {}, "website_scrape", confidence,
+                   config.force_refresh)
+        for person in people:
+            upsert_decision_maker(conn, hotel["id"], person, config.force_refresh)
+
+    async def scrape(hotel: dict[str, Any], country: str) -> dict[str, Any]:
+        homepage = stored_homepage(object_store, hotel)
+        if homepage is None:
+            raise SkipItem("no stored homepage")
+        html, base = homepage
+        links = contact_page_links(html, base, max_links=MAX_CONTACT_PAGES)
+        fetched = await asyncio.gather(*(website_fetcher.fetch(link) for link in links))
+        found: list[dict[str, Any]] = []
+        failed = [page for page in fetched if not page.ok]
+        for link, page in zip(links, fetched):
+            if page.ok:
+                for person in extract_contacts(page.html, country, site_domain=base).people:
+                    found.append({"hotel_id": hotel["id"], "full_name": person.full_name, "title": person.title or "",
+                                  "email": person.email, "phone": person.phone, "sources": [person.source],
+                                  "confidence": person.confidence, "raw_source_url": link})
+        retryable = [p for p in failed if p.error_class is not None and p.error_class.retryable]
+        if retryable and len(failed) == len(links):
+            # Nothing could be read and trying again may help: dead-lettered, retried by a later run.
+            first = retryable[0]
+            raise ServiceCallFailed(first.error_class or ErrorClass.TRANSIENT, max(p.attempts for p in failed),
+                                    f"{len(failed)} contact page(s) failed: {first.reason}: {first.error or ''}",
+                                    service="websites", item_key=f"hotel:{hotel['id']}")
+        # the same person on several pages: one row, the more specific title, blanks filled
+        people = [{k: v for k, v in p.items() if k not in ("hotel_id", "created_at", "updated_at")}
+                  for p in upsert_decision_makers([], found)]
+        return {"links": links, "pages_ok": len(links) - len(failed), "pages_failed": len(failed), "people": people}
+
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = hotels_needing(conn, region, LAYER_WEBSITE, config)
+        outcomes = run_layer(hotels, partial(scrape, country=_country(region)),
+                             concurrency=website_fetcher.max_concurrency, close=website_fetcher.aclose)
+        with database.connect() as conn:
+            result.enriched += finish_layer(conn, region, "website_contacts", LAYER_WEBSITE, outcomes, hotels, save)
+        result.outcomes += outcomes
+
+    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
+    for v in values:
+        pages["links"] += len(v["links"])
+        pages["fetched"] += v["pages_ok"]
+        pages["failed"] += v["pages_failed"]
+    people = [p for v in values for p in v["people"]]
+    return MaterializeResult(metadata={
+        **result.metadata(),
+        "contact_pages": _json(dict(pages)),
+        "decision_makers_found": len(people),
+        "hotels_with_people": sum(1 for v in values if v["people"]),
+        "with_email": sum(1 for p in people if p["email"]),
+        "with_phone": sum(1 for p in people if p["phone"]),
+    })
+
+
+# --- e-mail verification ---------------------------------------------------------------------------
+
+def _verification_inputs(conn: psycopg.Connection, hotel_ids: list[int]) -> tuple[dict[int, Any], dict[int, list]]:
+    """(hotel id -> stored MX hosts, hotel id -> its decision makers)."""
+    mx = {hid: hosts for hid, hosts in conn.execute(
+        "SELECT hotel_id, mx_hosts FROM sadie_gtm.hotel_owner_enrichment WHERE hotel_id = ANY(%s)", (hotel_ids,))}
+    people: dict[int, list[dict[str, Any]]] = {}
+    rows = conn.execute(
+        """SELECT id, hotel_id, full_name, email, email_status FROM sadie_gtm.hotel_decision_makers
+            WHERE hotel_id = ANY(%s) ORDER BY id""", (hotel_ids,))
+    names = [d.name for d in rows.description]
+    for row in rows.fetchall():
+        person = dict(zip(names, row))
+        people.setdefault(person["hotel_id"], []).append(person)
+    return mx, people
+
+
+@asset(**REGION_ASSET, deps=[website_contacts, dns_email_provider], kinds={"postgres"}, pool="dns")
+def email_verification(context: AssetExecutionContext, config: LayerConfig, database: Database,
+                       dns: DnsResource) -> MaterializeResult:
+    """A status for each decision maker's address (syntax, MX, role account, the domain's
+    pattern; no SMTP, so never "verified"), and pattern guesses for people without one."""
+    result = LayerResult("email_verification")
+
+    def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
+        for row in value["statuses"]:
+            conn.execute("""UPDATE sadie_gtm.hotel_decision_makers SET email_status = %s, updated_at = now()
+                             WHERE id = %s AND email IS NOT DISTINCT FROM %s""", (row["status"], row["id"], row["email"]))
+        for row in value["guesses"]:
+            conn.execute(f"""UPDATE sadie_gtm.hotel_decision_makers
+                                SET email = %s, email_status = '{PATTERN_GUESS}', updated_at = now()
+                              WHERE id = %s AND (email IS NULL OR email_status = '{PATTERN_GUESS}')""",
+                         (row["email"], row["id"]))
+        save_layer(conn, hotel["id"], LAYER_EMAIL_VERIFY, "email_verification", {}, "email_verify", None,
+                   config.force_refresh)
+
+    async def domain_mx(domain: str) -> list[str]:
+        return mx_hosts(await dns.mx(domain))
+
+    lookup_mx = _PerRun(domain_mx)
+
+    async def verify(hotel: dict[str, Any], stored_mx: dict[int, Any], people: dict[int, list]) -> dict[str, Any]:
+        if not can_run(LAYER_EMAIL_VERIFY, hotel["layers_completed"]):
+            raise SkipItem(WAITING)
+        domain = hotel_domain(hotel)
+        own_mx = stored_mx.get(hotel["id"])
+
+        async def mx_for(email_domain: str) -> list[str] | None:
+            if email_domain in FREE_MAIL_DOMAINS:
+                return None  # the big providers receive mail
+            if email_domain == domain and own_mx is not None:
+                return list(own_mx)  # what the DNS layer stored
+            return await lookup_mx(email_domain)  # an address at another domain (a management company)
+
+        staff = people.get(hotel["id"], [])
+        known = [(p["email"], p["full_name"]) for p in staff if p["email"] and p["email_status"] != PATTERN_GUESS]
+        statuses, guesses = [], []
+        for person in staff:
+            email = person["email"]
+            if email and person["email_status"] != PATTERN_GUESS:
+                email_domain = email.rsplit("@", 1)[-1].strip().lower().rstrip(".") if "@" in email else ""
+                hosts = await mx_for(email_domain) if website_parts(email_domain) else []
+                checked = verify_email(email, hosts, full_name=person["full_name"], known=known)
+                statuses.append({"id": person["id"], "email": email, "status": checked.status})
+            elif domain:  # no address (or only an earlier guess): follow the domain's known pattern
+                guess = guess_email(person["full_name"], domain, await mx_for(domain), known)
+                if guess is not None and guess.status == PATTERN_GUESS:
+                    guesses.append({"id": person["id"], "email": guess.email, "status": guess.status})
+        return {"statuses": statuses, "guesses": guesses}
+
+    for region in context.partition_keys:
+        with database.connect() as conn:
+            hotels = hotels_needing(conn, region, LAYER_EMAIL_VERIFY, config)
+            stored_mx, people = _verification_inputs(conn, [h["id"] for h in hotels])
+        outcomes = run_layer(hotels, partial(verify, stored_mx=stored_mx, people=people),
+                             concurrency=dns.max_concurrency, close=dns.aclose)
+        with database.connect() as conn:
+            result.enriched += finish_layer(conn, region, "email_verification", LAYER_EMAIL_VERIFY, outcomes, hotels,
+                                            save)
+        result.outcomes += outcomes
+
+    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
+    by_status = Counter(row["status"] for v in values for row in (*v["statuses"], *v["guesses"]))
+    return MaterializeResult(metadata={
+        **result.metadata(),
+        "emails_checked": sum(len(v["statuses"]) for v in values),
+        "emails_guessed": sum(len(v["guesses"]) for v in values),
+        "email_statuses": _json(dict(sorted(by_status.items()))),
+    })
+
+
+owner_assets = [rdap_owner, dns_email_provider, website_contacts, email_verification]

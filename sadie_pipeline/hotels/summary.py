@@ -1,0 +1,38 @@
+"""Per-city figures of a region's hotel pipeline (the demo prints them; so can a person)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from sadie_pipeline.core.enrichment.layers import layer_names
+
+CITY_SUMMARY = """
+SELECT h.city,
+       count(*) FILTER (WHERE h.status <> -3) AS hotels,
+       (SELECT count(*) FROM sadie_gtm.hotel_sources s WHERE s.region = h.region AND s.city = h.city)
+         - count(*) FILTER (WHERE h.status <> -3) AS merged_duplicates,
+       count(*) FILTER (WHERE be.tier = 1) AS tier1,
+       count(*) FILTER (WHERE be.tier = 2) AS tier2,
+       count(*) FILTER (WHERE h.status = 99) AS dead_ends,
+       count(*) FILTER (WHERE h.status = 3) AS enriched,
+       bit_or(coalesce(e.layers_completed, 0)) AS layers,
+       (SELECT count(*) FROM pipeline.dead_letters d JOIN sadie_gtm.hotels x ON d.item_key = 'hotel:' || x.id
+         WHERE x.region = h.region AND x.city = h.city AND d.resolved_at IS NULL) AS dead_letters
+  FROM sadie_gtm.hotels h
+  LEFT JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
+  LEFT JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
+  LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
+ WHERE h.region = %s
+ GROUP BY h.region, h.city ORDER BY h.city
+"""
+
+
+def city_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
+    cur = conn.execute(CITY_SUMMARY, (region,))
+    names = [d.name for d in cur.description]
+    rows = [dict(zip(names, r)) for r in cur.fetchall()]
+    for row in rows:
+        row["layers"] = layer_names(row["layers"] or 0)
+    return rows
