@@ -46,6 +46,16 @@ PROXY_ENV = "SADIE_HTTP_PROXY"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run")
+# Sites are rendered anonymously (no logins, fresh cookies), so one renderer process may serve
+# several sites: without this every navigation spawns a process, the biggest cost of a render.
+SHARED_RENDERER_ARGS = ("--disable-features=site-per-process,IsolateOrigins,SpareRendererForSitePerProcess",
+                        "--disable-site-isolation-trials")
+# One evaluation returns the serialised DOM and the page's window property names.
+SNAPSHOT_JS = """() => {
+  const doctype = document.doctype ? "<!DOCTYPE " + document.doctype.name + ">" : "";
+  const html = document.documentElement ? document.documentElement.outerHTML : "";
+  return [doctype + html, Object.keys(window)];
+}"""
 USER_AGENT = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
               "Chrome/131.0.0.0 Safari/537.36")
 HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
@@ -200,6 +210,8 @@ class WebsiteFetcher(ConfigurableResource):
     user_agent: str = USER_AGENT
     chromium_path: str = DEFAULT_CHROMIUM
     chromium_extra_args: list[str] = Field(default_factory=list, description="added to the standard flags")
+    share_renderer_processes: bool = Field(
+        default=True, description="let sites share renderer processes (no site isolation): much less CPU per page")
     browser_enabled: bool = True
     browser_concurrency: int = Field(default=4, ge=1, description="pages rendered at once in the one browser")
     render_timeout_s: float = Field(default=20.0, gt=0, description="navigation until the load event")
@@ -222,6 +234,12 @@ class WebsiteFetcher(ConfigurableResource):
             return ()
         parts = urlsplit(proxy)
         return tuple(s for s in (parts.password, parts.username) if s)
+
+    def chromium_args(self) -> list[str]:
+        args = list(CHROMIUM_ARGS)
+        if self.share_renderer_processes:
+            args += [*SHARED_RENDERER_ARGS, f"--renderer-process-limit={self.browser_concurrency}"]
+        return args + list(self.chromium_extra_args)
 
     def _current(self) -> _Session:
         loop, proxy = asyncio.get_running_loop(), self.resolved_proxy()
@@ -355,7 +373,7 @@ class WebsiteFetcher(ConfigurableResource):
             pw = await async_playwright().start()
             try:
                 launch: dict[str, Any] = {"executable_path": self.chromium_path, "headless": True,
-                                          "args": [*CHROMIUM_ARGS, *self.chromium_extra_args]}
+                                          "args": self.chromium_args()}
                 if s.proxy:
                     launch["proxy"] = {"server": s.proxy}
                 browser = await pw.chromium.launch(**launch)
@@ -452,17 +470,15 @@ class WebsiteFetcher(ConfigurableResource):
                 result = self._render_failure(url, exc, reason, error_class, started, tab.requests, s)
                 return result, await self._blank(page)
             await self._settle(tab)
-            html = await page.content()
+            html, names = await page.evaluate(SNAPSHOT_JS)
             final_url = page.url
             cookies = await tab.context.cookies()
-            try:
-                names = await page.evaluate("Object.keys(window)")
-            except PlaywrightError:
-                names = []
         except PlaywrightError as exc:  # the page crashed or the browser went away
             return self._render_failure(url, exc, "browser_error", ErrorClass.TRANSIENT, started, tab.requests, s), False
         requests = tuple(dict.fromkeys(tab.requests))
-        reusable = await self._blank(page)
+        # the tab stays on this page until its next render replaces it (a navigation to
+        # about:blank in between would cost a process swap per render)
+        reusable = not page.is_closed()
         js_globals = tuple(n for n in names if isinstance(n, str) and not n.isdigit()
                            and n not in b.baseline_globals)
         status = response.status if response is not None else None
