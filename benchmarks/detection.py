@@ -6,11 +6,12 @@ local folder (``website-content/{state}/{city}/{hotel_id}.txt``), detect the boo
 The sandbox runs in a child process (`SandboxProcess`) so its work does not share our GIL.
 
     python benchmarks/detection.py [--sites 2000] [--latency-ms 100] [--js-share 0.1] [--dead-share 0.05]
-                                   [--concurrency 64] [--browser-concurrency 6] [--timeout-s 5] [--no-browser]
+                                   [--concurrency 64] [--browser-concurrency 8] [--timeout-s 5] [--no-browser]
 
-Peak RSS is sampled (psutil) over this process plus its children except the sandbox: the
-Playwright driver and every Chromium process (RSS summed, so pages shared between Chromium
-processes are counted more than once: an upper bound). Prints readable lines, then one JSON line
+Peak RSS is sampled (psutil, every 0.25 s) over this process plus its children except the
+sandbox: the Playwright driver and every Chromium process, each counted by PSS (shared pages
+apportioned between the processes that map them, so the sum is the real footprint); the plain
+RSS sum, which counts shared libraries once per process, is printed as an upper bound. Prints readable lines, then one JSON line
 {"benchmark": "detection", "metrics": {...}}.
 """
 
@@ -35,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 class RssSampler(threading.Thread):
     """Peak RSS of this process + its descendants (minus excluded trees), sampled every `interval` s."""
 
-    def __init__(self, exclude_pids: set[int], interval: float = 0.1) -> None:
+    def __init__(self, exclude_pids: set[int], interval: float = 0.25) -> None:
         super().__init__(daemon=True)
         import psutil
 
@@ -45,6 +46,7 @@ class RssSampler(threading.Thread):
         self.interval = interval
         self.stop_event = threading.Event()
         self.peak_total = self.peak_self = self.peak_children = 0
+        self.peak_total_rss_sum = 0
         self.peak_processes = 0
 
     def _excluded(self) -> set[int]:
@@ -61,19 +63,22 @@ class RssSampler(threading.Thread):
     def sample(self) -> None:
         excluded = self._excluded()
         own = self.me.memory_info().rss
-        children = 0
+        children = children_rss = 0
         count = 0
         for child in self.me.children(recursive=True):
             if child.pid in excluded:
                 continue
             try:
-                children += child.memory_info().rss
+                info = child.memory_full_info()  # PSS: pages shared between Chromium processes apportioned
+                children += getattr(info, "pss", info.rss)
+                children_rss += info.rss
                 count += 1
             except self.psutil.Error:
                 continue
         self.peak_self = max(self.peak_self, own)
         self.peak_children = max(self.peak_children, children)
         self.peak_total = max(self.peak_total, own + children)
+        self.peak_total_rss_sum = max(self.peak_total_rss_sum, own + children_rss)
         self.peak_processes = max(self.peak_processes, count)
 
     def run(self) -> None:
@@ -163,7 +168,7 @@ def main() -> None:
     ap.add_argument("--js-share", type=float, default=0.10)
     ap.add_argument("--dead-share", type=float, default=0.05)
     ap.add_argument("--concurrency", type=int, default=64, help="sites in flight (and the fetcher's global limit)")
-    ap.add_argument("--browser-concurrency", type=int, default=6, help="pages rendered at once in Chromium")
+    ap.add_argument("--browser-concurrency", type=int, default=8, help="pages rendered at once in Chromium")
     ap.add_argument("--timeout-s", type=float, default=5.0, help="fetch timeout (dead_timeout sites hang longer)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-browser", action="store_true", help="httpx only (pages needing JS are judged as fetched)")
@@ -200,12 +205,14 @@ def main() -> None:
         except Exception:
             pass
 
+    self_ru = resource.getrusage(resource.RUSAGE_SELF)
+    kids_ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = out["wall_s"]
     counts = out["counts"]
     n = len(hotels)
     rate = n / wall * 60
     peak_total_mb = sampler.peak_total / 2**20
-    children_ru = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    children_ru = kids_ru.ru_maxrss / 1024
     print(f"done: {n} sites in {wall:.1f} s -> {rate:.0f} sites/min (target >= 1500)")
     print(f"outcomes: engine found {counts['engine_found']}, no engine {counts['no_engine']}, dead {counts['dead']}, "
           f"js rendered {counts['js_rendered']} (render failed {counts['render_failed']}), "
@@ -215,10 +222,13 @@ def main() -> None:
     print(f"fetcher: {json.dumps(out['fetcher_stats'])}")
     print(f"sandbox sites: requests {site_stats['requests']}, max in flight {site_stats['max_in_flight']}, "
           f"statuses {site_stats['statuses']}")
-    print(f"peak RSS: {peak_total_mb:.0f} MB = this process {sampler.peak_self / 2**20:.0f} MB + browser/driver "
-          f"processes {sampler.peak_children / 2**20:.0f} MB (peaks sampled separately; up to "
-          f"{sampler.peak_processes} processes); sandbox child (excluded) {sandbox_rss:.0f} MB; "
-          f"largest child by RUSAGE_CHILDREN {children_ru:.0f} MB")
+    print(f"CPU: this process {self_ru.ru_utime + self_ru.ru_stime:.1f} s, children (browser, driver, sandbox) "
+          f"{kids_ru.ru_utime + kids_ru.ru_stime:.1f} s over {wall:.1f} s of detection")
+    print(f"peak RSS: {peak_total_mb:.0f} MB = this process (RSS) + the Playwright driver and Chromium processes "
+          f"(PSS, shared pages apportioned; up to {sampler.peak_processes} processes). Separately: this process "
+          f"{sampler.peak_self / 2**20:.0f} MB, browser/driver {sampler.peak_children / 2**20:.0f} MB; plain RSS sum "
+          f"(shared pages counted per process) {sampler.peak_total_rss_sum / 2**20:.0f} MB; largest child by "
+          f"RUSAGE_CHILDREN {children_ru:.0f} MB; sandbox child (not ours, excluded) {sandbox_rss:.0f} MB")
     metrics = {
         "sites_per_min": round(rate, 1),
         "peak_rss_mb": round(peak_total_mb, 1),
@@ -230,6 +240,7 @@ def main() -> None:
         "js_rendered": counts["js_rendered"],
         "peak_rss_self_mb": round(sampler.peak_self / 2**20, 1),
         "peak_rss_browser_mb": round(sampler.peak_children / 2**20, 1),
+        "peak_rss_sum_mb": round(sampler.peak_total_rss_sum / 2**20, 1),
         "engine_accuracy": round(out["correct"] / n, 4) if n else 0.0,
     }
     print(json.dumps({"benchmark": "detection", "metrics": metrics}))

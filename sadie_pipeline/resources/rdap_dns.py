@@ -53,6 +53,7 @@ class _GuardedSettings(ConfigurableResource):
     max_attempts: int = Field(default=3, ge=1)
     backoff_base_s: float = Field(default=0.5, ge=0)
     backoff_max_s: float = Field(default=30.0, ge=0)
+    backoff_jitter_s: float = Field(default=0.25, ge=0)
     timeout_s: float = Field(default=15.0, gt=0)
     failure_threshold: int = Field(default=5, ge=1)
     reset_timeout_s: float = Field(default=60.0, gt=0)
@@ -64,6 +65,7 @@ class _GuardedSettings(ConfigurableResource):
         return ServicePolicy(
             name=name, requests_per_second=self.requests_per_second, max_concurrency=self.max_concurrency,
             max_attempts=self.max_attempts, backoff_base_s=self.backoff_base_s, backoff_max_s=self.backoff_max_s,
+            backoff_jitter_s=self.backoff_jitter_s,
             timeout_s=self.timeout_s, failure_threshold=self.failure_threshold,
             reset_timeout_s=self.reset_timeout_s, max_retry_after_s=self.max_retry_after_s,
         )

@@ -98,10 +98,16 @@ class SerperResource(ConfigurableResource):
         default=0.95, gt=0, le=1,
         description="share of requests_per_minute actually used, so network jitter never pushes us over the limit",
     )
+    burst: int = Field(
+        default=1, ge=1,
+        description="calls allowed back to back (1 = evenly spaced). At high rates (tens per second) 2 absorbs "
+        "the event loop's timer overshoot; keep it <= requests_per_minute * (1 - rate_headroom) per window",
+    )
     max_concurrency: int = Field(default=2, ge=1)
     max_attempts: int = Field(default=3, ge=1)
     backoff_base_s: float = Field(default=0.5, ge=0)
     backoff_max_s: float = Field(default=30.0, ge=0)
+    backoff_jitter_s: float = Field(default=0.25, ge=0)
     timeout_s: float = Field(default=30.0, gt=0)
     failure_threshold: int = Field(default=5, ge=1)
     reset_timeout_s: float = Field(default=60.0, gt=0)
@@ -127,9 +133,10 @@ class SerperResource(ConfigurableResource):
 
     def policy(self) -> ServicePolicy:
         return ServicePolicy(
-            name="serper", requests_per_minute=self.requests_per_minute * self.rate_headroom,
+            name="serper", requests_per_minute=self.requests_per_minute * self.rate_headroom, burst=self.burst,
             max_concurrency=self.max_concurrency, max_attempts=self.max_attempts,
-            backoff_base_s=self.backoff_base_s, backoff_max_s=self.backoff_max_s, timeout_s=self.timeout_s,
+            backoff_base_s=self.backoff_base_s, backoff_max_s=self.backoff_max_s,
+            backoff_jitter_s=self.backoff_jitter_s, timeout_s=self.timeout_s,
             failure_threshold=self.failure_threshold, reset_timeout_s=self.reset_timeout_s,
             max_retry_after_s=self.max_retry_after_s,
         )

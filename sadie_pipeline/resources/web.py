@@ -12,10 +12,16 @@ booking link when no engine was found).
   (timeout, connection_dropped, connect_error, nxdomain, too_many_redirects, http_503, ...).
   Transient failures other than timeouts are retried once (``max_attempts``).
 * `render(url)`: the page in Chromium (``chromium_path``, headless, the same proxy), one browser
-  per run started on first use, ``browser_concurrency`` pages at once, each in a fresh context;
-  images, media and fonts are not downloaded and third-party frames are not loaded (their URLs
-  are still recorded). Returns the rendered HTML with the request URLs, cookies and non-standard
-  window globals the page produced, for detection by ``request`` / ``cookie`` / ``js_global``.
+  per run started on first use, ``browser_concurrency`` pages at once, each tab in its own
+  context (cookies cleared between sites) and reused; images are not loaded, sites share
+  renderer processes (see SHARED_RENDERER_ARGS), and a page is done when the network has been
+  quiet for ``render_quiet_ms`` after the load event. Returns the rendered HTML with the request
+  URLs, cookies and non-standard window globals the page produced, for detection by
+  ``request`` / ``cookie`` / ``js_global``.
+
+The detection recipe also renders a page that `needs_javascript` does not flag when httpx found
+no engine and the page has an empty booking/reservation/widget container plus a script
+(`has_script_placeholder`): widgets injected after load, as on the sandbox's js_only sites.
 
 State (httpx client, locks, browser) belongs to the running event loop: it is created on first
 use and released by `aclose()` (or ``async with fetcher.running(): ...``).
@@ -213,14 +219,18 @@ class WebsiteFetcher(ConfigurableResource):
     share_renderer_processes: bool = Field(
         default=True, description="let sites share renderer processes (no site isolation): much less CPU per page")
     browser_enabled: bool = True
-    browser_concurrency: int = Field(default=4, ge=1, description="pages rendered at once in the one browser")
+    browser_concurrency: int = Field(default=6, ge=1, description="pages rendered at once in the one browser")
     render_timeout_s: float = Field(default=20.0, gt=0, description="navigation until the load event")
     render_quiet_ms: int = Field(default=400, ge=0, description="after load, the page is done when the network "
                                  "has been quiet this long (scripts that inject widgets fetch them)")
     render_settle_max_ms: int = Field(default=2500, ge=0, description="after load, wait at most this long for quiet")
-    block_third_party_frames: bool = True
+    block_third_party_frames: bool = Field(
+        default=False, description="abort third-party frames, fonts and media (intercepts every request: "
+        "one round trip through Python each, slower when the event loop is busy)")
+    load_images: bool = False
 
     _session: Any = PrivateAttr(default=None)
+    _last_stats: Any = PrivateAttr(default=None)
 
     # ---- settings and state ------------------------------------------------------------------
     def resolved_proxy(self) -> str | None:
@@ -237,6 +247,8 @@ class WebsiteFetcher(ConfigurableResource):
 
     def chromium_args(self) -> list[str]:
         args = list(CHROMIUM_ARGS)
+        if not self.load_images:
+            args.append("--blink-settings=imagesEnabled=false")
         if self.share_renderer_processes:
             args += [*SHARED_RENDERER_ARGS, f"--renderer-process-limit={self.browser_concurrency}"]
         return args + list(self.chromium_extra_args)
@@ -266,15 +278,17 @@ class WebsiteFetcher(ConfigurableResource):
         return s
 
     def stats(self) -> dict[str, int]:
-        """Counters of the current run (fetches, renders, failures by reason, bytes) for metadata."""
-        s = self._session
-        return dict(sorted(s.stats.items())) if s is not None else {}
+        """Counters of the current (or last closed) run: fetches, renders, failures by reason,
+        retries, bytes read; for asset metadata."""
+        counters = self._session.stats if self._session is not None else self._last_stats
+        return dict(sorted(counters.items())) if counters else {}
 
     async def aclose(self) -> None:
-        """Close the httpx client and the browser of this run."""
+        """Close the httpx clients and the browser of this run (its `stats()` stay readable)."""
         s, self._session = self._session, None
         if s is None:
             return
+        self._last_stats = s.stats
         for client in s.clients:
             await client.aclose()
         if s.browser is not None:
@@ -418,22 +432,23 @@ class WebsiteFetcher(ConfigurableResource):
         page = await context.new_page()
         tab = _Tab(context, page)
 
-        async def route(route: Any) -> None:
-            request = route.request
-            if request.resource_type in BLOCKED_RESOURCE_TYPES:
-                await route.abort()
-                return
-            if self.block_third_party_frames and request.resource_type == "document" and tab.site:
-                try:
-                    is_subframe = request.frame.parent_frame is not None
-                except Exception:
-                    is_subframe = False
-                if is_subframe and domain_key(request.url) != tab.site:
-                    await route.abort()  # its URL is recorded; loading a booking engine's app is not needed
+        if self.block_third_party_frames:
+            async def route(route: Any) -> None:
+                request = route.request
+                if request.resource_type in BLOCKED_RESOURCE_TYPES:
+                    await route.abort()
                     return
-            await route.fallback()
+                if request.resource_type == "document" and tab.site:
+                    try:
+                        is_subframe = request.frame.parent_frame is not None
+                    except Exception:
+                        is_subframe = False
+                    if is_subframe and domain_key(request.url) != tab.site:
+                        await route.abort()  # its URL is recorded; the engine's own app is not needed
+                        return
+                await route.fallback()
 
-        await context.route("**/*", route)
+            await context.route("**/*", route)
         page.on("request", tab.on_request)
         page.on("requestfinished", tab.on_done)
         page.on("requestfailed", tab.on_done)
