@@ -56,6 +56,8 @@ def run_phase(db_url: str, store_root: str, csv_path: str, key: str) -> dict:
         )
         wall = time.perf_counter() - started
     assert result.success
+    steps = {e.step_key: round(e.event_specific_data.duration_ms / 1000, 2)
+             for e in result.all_events if e.event_type_value == "STEP_SUCCESS"}
     [stage] = result.asset_materializations_for_node("listing_stage")
     reused = stage.metadata["records_reused"].value
     with database.connect() as conn:
@@ -63,7 +65,8 @@ def run_phase(db_url: str, store_root: str, csv_path: str, key: str) -> dict:
         summary = job_summary(conn, job_id)
     summary["reused"] = reused
     workers_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return {"wall_s": wall, "peak_rss_mb": peak_rss_mb(), "workers_peak_rss_mb": workers_mb, "summary": summary}
+    return {"wall_s": wall, "peak_rss_mb": peak_rss_mb(), "workers_peak_rss_mb": workers_mb, "summary": summary,
+            "steps_s": steps}
 
 
 def phase_in_child(name: str, db_url: str, store_root: str, csv_path: Path, n: int) -> dict:
@@ -79,6 +82,7 @@ def phase_in_child(name: str, db_url: str, store_root: str, csv_path: Path, n: i
           f" deleted {s['deleted']}, review {s['needing_review']}, errors {s['errors']};"
           f" {s['reused']} reused unchanged staging; stage workers' peak RSS {figures['workers_peak_rss_mb']:.1f} MB",
           flush=True)
+    print("           seconds per asset: " + ", ".join(f"{k} {v}" for k, v in figures["steps_s"].items()), flush=True)
     return figures
 
 

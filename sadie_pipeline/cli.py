@@ -142,6 +142,40 @@ def market_list() -> None:
         click.echo(f"{region}: {', '.join(cities)}")
 
 
+@market.command("run")
+@click.argument("regions", nargs=-1, required=True)
+@click.option("--city", "cities", multiple=True, help="Only these cities (repeatable).")
+def market_run(regions: tuple[str, ...], cities: tuple[str, ...]) -> None:
+    """Run hotel_leads_job (discovery to enrichment) for REGIONS, one run, and print per city."""
+    from dagster import DagsterInstance
+
+    from sadie_pipeline.definitions import defs
+    from sadie_pipeline.hotels.summary import city_summary
+    from sadie_pipeline.regions import UnknownRegionError, check_region
+
+    try:
+        keys = [check_region(r) for r in regions]
+    except UnknownRegionError as exc:
+        raise click.ClickException(str(exc)) from exc
+    config: dict[str, Any] = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+    if cities:
+        layer_assets = ("hotel_discovery", "hotel_websites", "booking_engine_detection", "room_counts",
+                        "attraction_proximity", "hotel_research", "rdap_owner", "dns_email_provider",
+                        "website_contacts", "email_verification")
+        config["ops"] = {name: {"config": {"cities": list(cities)}} for name in layer_assets}
+    job = defs.resolve_job_def("hotel_leads_job")
+    for key in keys:  # in-process runs take one partition each; the UI's backfills take many at once
+        result = job.execute_in_process(run_config=config, instance=DagsterInstance.get(), partition_key=key,
+                                        raise_on_error=False)
+        with _database().connect() as conn:
+            for r in city_summary(conn, key):
+                click.echo(f"{key} {r['city']}: {r['hotels']} hotels, {r['merged_duplicates']} merged, "
+                           f"tier 1: {r['tier1']}, tier 2: {r['tier2']}, {r['dead_ends']} dead ends, "
+                           f"{r['enriched']} enriched, {r['dead_letters']} dead letters")
+        if not result.success:
+            raise click.ClickException(f"{key}: the run failed; see it in the Dagster UI")
+
+
 # --- import ---------------------------------------------------------------------------------
 
 @main.command("import")

@@ -81,3 +81,23 @@ def test_market_add_and_list(sadie_env, database):
     assert _run("market", "list").output.strip() == "US-FL: Key West, Miami, Orlando"
     bad = CliRunner().invoke(main, ["market", "add", "US-XX", "Nowhere"])
     assert bad.exit_code != 0 and "ISO 3166-2" in bad.output
+
+
+@pytest.mark.browser
+def test_market_run_reports_per_city(sadie_env, database, sb, monkeypatch):
+    from sadie_pipeline_tests.fixtures.sandbox import KEY
+
+    ip, port = sb.nameserver
+    for name, value in {"SERPER_BASE_URL": sb.base_url("serper"), "SERPER_API_KEY": KEY,
+                        "GROQ_BASE_URL": sb.base_url("groq"), "GROQ_API_KEY": KEY,
+                        "ANTHROPIC_BASE_URL": sb.base_url("anthropic"), "ANTHROPIC_API_KEY": KEY,
+                        "RDAP_BASE_URL": sb.base_url("rdap"), "SADIE_DNS_NAMESERVER": f"{ip}:{port}",
+                        "SADIE_HTTP_PROXY": sb.proxy_url}.items():
+        monkeypatch.setenv(name, value)
+    sb.configure("sites", hang_s=2.0)
+    _run("market", "add", "US-FL", "Key West", "Orlando")
+    out = _run("market", "run", "US-FL", "--city", "Key West")
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("US-FL Key West: 9 hotels")
+    assert "Orlando" not in out.output
+    assert KEY not in out.output
