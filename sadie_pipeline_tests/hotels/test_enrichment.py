@@ -5,55 +5,29 @@ and under injected faults no hotel is lost."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from dagster import materialize
 
-from sadie_pipeline.hotels.assets import booking_engine_detection, hotel_discovery, hotel_entities, hotel_websites
 from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.room_counts import room_counts
-from sadie_pipeline.hotels.markets import add_market
-from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
-from sadie_pipeline.resources.serper import SerperResource
-from sadie_pipeline.resources.web import WebsiteFetcher
-from sadie_pipeline.settings import PROJECT_ROOT
 from sadie_pipeline_tests.fixtures.sandbox import KEY
+from sadie_pipeline_tests.hotels.conftest import DEMO, sandbox_resources
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-DEMO = json.loads((PROJECT_ROOT / "sadie_pipeline/sandbox/fixtures/demo_region.json").read_text())
-DETECTION = [hotel_discovery, hotel_entities, hotel_websites, booking_engine_detection]
 LAYERS = [room_counts, attraction_proximity, hotel_research]
 
 
-def _resources(database, store, sb, keys=True, **llm):
-    fast = {"backoff_base_s": 0.05, "backoff_max_s": 0.2, "requests_per_minute": 6000}
-    return {
-        "database": database, "object_store": store,
-        "serper": SerperResource(api_key=KEY, base_url=sb.base_url("serper"), requests_per_minute=6000),
-        "website_fetcher": WebsiteFetcher(proxy=sb.proxy_url, total_timeout_s=3, read_timeout_s=2, connect_timeout_s=2),
-        "groq": GroqResource(api_key=KEY if keys else None, base_url=sb.base_url("groq"), **fast, **llm),
-        "anthropic": AnthropicResource(api_key=KEY if keys else None, base_url=sb.base_url("anthropic"), **fast, **llm),
-    }
 
 
-@pytest.fixture
-def detected(database, local_object_store, instance, sb):
-    if not shutil.which("chromium"):
-        pytest.skip("no system Chromium")
-    sb.configure("sites", hang_s=2.0)
-    with database.connect() as conn:
-        add_market(conn, "US-FL", ["Key West"])
-    assert materialize(DETECTION, partition_key="US-FL", instance=instance,
-                       resources=_resources(database, local_object_store, sb)).success
 
 
 def test_layers_complete_tier_one_hotels(detected, database, local_object_store, instance, sb, monkeypatch):
     for name in ("GROQ_API_KEY", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     result = materialize(LAYERS, partition_key="US-FL", instance=instance,
-                         resources=_resources(database, local_object_store, sb))
+                         resources=sandbox_resources(database, local_object_store, sb))
     assert result.success
     with database.connect() as conn:
         rows = conn.execute(
@@ -77,7 +51,7 @@ def test_without_keys_room_count_falls_back_to_regex(detected, database, local_o
     for name in ("GROQ_API_KEY", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     result = materialize(LAYERS, partition_key="US-FL", instance=instance,
-                         resources=_resources(database, local_object_store, sb, keys=False))
+                         resources=sandbox_resources(database, local_object_store, sb, keys=False))
     [research] = result.asset_materializations_for_node("hotel_research")
     assert "no API key" in research.metadata["skipped_reason"].value or "ANTHROPIC" in research.metadata["skipped_reason"].value
     with database.connect() as conn:
@@ -91,7 +65,7 @@ def test_without_keys_room_count_falls_back_to_regex(detected, database, local_o
 def _room_counts(database, store, instance, sb, force=False):
     config = {"ops": {"room_counts": {"config": {"force_refresh": force}}}}
     result = materialize([room_counts], partition_key="US-FL", instance=instance, run_config=config,
-                         resources=_resources(database, store, sb))
+                         resources=sandbox_resources(database, store, sb))
     [mat] = result.asset_materializations_for_node("room_counts")
     return {k: v.value for k, v in mat.metadata.items()}
 

@@ -4,14 +4,10 @@ under injected RDAP failures no hotel is lost."""
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import pytest
 from dagster import materialize
 
 from sadie_pipeline.core.entity_resolution import website_parts
-from sadie_pipeline.hotels.assets import booking_engine_detection, hotel_discovery, hotel_entities, hotel_websites
 from sadie_pipeline.hotels.enrichment.owner import (
     WAITING,
     dns_email_provider,
@@ -20,16 +16,9 @@ from sadie_pipeline.hotels.enrichment.owner import (
     rdap_owner,
     website_contacts,
 )
-from sadie_pipeline.hotels.markets import add_market
-from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
-from sadie_pipeline.resources.serper import SerperResource
-from sadie_pipeline.resources.web import WebsiteFetcher
-from sadie_pipeline.settings import PROJECT_ROOT
-from sadie_pipeline_tests.fixtures.sandbox import KEY
+from sadie_pipeline_tests.hotels.conftest import DEMO, sandbox_resources
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-DEMO = json.loads((PROJECT_ROOT / "sadie_pipeline/sandbox/fixtures/demo_region.json").read_text())
-DETECTION = [hotel_discovery, hotel_entities, hotel_websites, booking_engine_detection]
 OWNER_BITS = 1 | 4 | 8 | 32  # RDAP, DNS, WEBSITE, EMAIL_VERIFY
 # the sandbox's mail set-ups -> the provider analyze_email_dns names
 PROVIDERS = {"google": "google_workspace", "microsoft": "microsoft_365", "zoho": "zoho", "godaddy": "godaddy",
@@ -37,33 +26,14 @@ PROVIDERS = {"google": "google_workspace", "microsoft": "microsoft_365", "zoho":
 LIVE_SITES = {"ok", "js_only", "redirect_www", "moved", "huge"}
 
 
-def _resources(database, store, sb):
-    ip, port = sb.nameserver
-    fast = {"backoff_base_s": 0.05, "backoff_max_s": 0.2}
-    return {
-        "database": database, "object_store": store,
-        "serper": SerperResource(api_key=KEY, base_url=sb.base_url("serper"), requests_per_minute=6000),
-        "website_fetcher": WebsiteFetcher(proxy=sb.proxy_url, total_timeout_s=3, read_timeout_s=2, connect_timeout_s=2),
-        "rdap": RdapResource(base_url=sb.base_url("rdap"), requests_per_second=100, **fast),
-        "dns": DnsResource(nameserver=f"{ip}:{port}", **fast),
-    }
 
 
-@pytest.fixture
-def detected(database, local_object_store, instance, sb):
-    if not shutil.which("chromium"):
-        pytest.skip("no system Chromium")
-    sb.configure("sites", hang_s=2.0)
-    with database.connect() as conn:
-        add_market(conn, "US-FL", ["Key West"])
-    assert materialize(DETECTION, partition_key="US-FL", instance=instance,
-                       resources=_resources(database, local_object_store, sb)).success
 
 
 def _run(assets, database, store, instance, sb, force=False):
     config = {"ops": {a.op.name: {"config": {"force_refresh": force}} for a in assets}}
     result = materialize(assets, partition_key="US-FL", instance=instance, run_config=config,
-                         resources=_resources(database, store, sb))
+                         resources=sandbox_resources(database, store, sb))
     assert result.success
     return {a.op.name: {k: v.value for k, v in result.asset_materializations_for_node(a.op.name)[0].metadata.items()}
             for a in assets}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 
 from sadie_pipeline.migrations import upgrade
@@ -41,4 +44,7 @@ def test_embedded_server_when_nothing_is_configured(tmp_path, monkeypatch):
         with db.connect() as conn:
             assert conn.execute("SELECT count(*) FROM public.ref_days").fetchone()[0] == 7
     finally:
-        pgserver.get_server(str(tmp_path / "home" / "pg"), cleanup_mode="stop").cleanup()
+        # The embedded server outlives its process by design (cleanup_mode=None): stop this one.
+        pid = pgserver.get_server(str(tmp_path / "home" / "pg"), cleanup_mode=None).get_pid()
+        if pid:
+            os.kill(pid, signal.SIGINT)  # PostgreSQL's fast shutdown
