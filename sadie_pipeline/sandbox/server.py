@@ -462,11 +462,12 @@ class Sandbox:
             self.ctx.api_keys[service] = key
 
     def reset(self, service: str | None = None) -> None:
-        """Knobs back to those the sandbox started with, and counters to zero."""
+        """Knobs and accepted API keys back to those the sandbox started with, counters to zero."""
         for n in self._states:
             if service is None or n == service:
                 initial = Knobs.of(self.config.knobs.get(n))
                 self.configure(n, **{f.name: getattr(initial, f.name) for f in fields(Knobs)})
+                self.expect_api_key(n, self.config.api_keys.get(n))
         self.reset_stats(service)
 
     def stats(self, service: str | None = None) -> dict[str, Any]:

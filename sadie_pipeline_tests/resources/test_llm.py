@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,19 +31,8 @@ TOOL = {
 FAST = {"backoff_base_s": 0.01, "backoff_max_s": 0.05, "backoff_jitter_s": 0.0, "requests_per_minute": 60_000}
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(seed=13, dns_port=None) as sb:
-        yield sb
 
 
-@pytest.fixture
-def sb(sandbox: Sandbox) -> Iterator[Sandbox]:
-    sandbox.reset()
-    yield sandbox
-    sandbox.reset()
-    for service in ("groq", "anthropic"):
-        sandbox.expect_api_key(service, None)
 
 
 def run(resource: Any, coro_fn: Any) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,17 +15,8 @@ from sadie_pipeline.sandbox import Sandbox
 FAST = {"backoff_base_s": 0.01, "backoff_max_s": 0.05, "backoff_jitter_s": 0.0, "requests_per_second": 1000}
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(seed=17) as sb:
-        yield sb
 
 
-@pytest.fixture
-def sb(sandbox: Sandbox) -> Iterator[Sandbox]:
-    sandbox.reset()
-    yield sandbox
-    sandbox.reset()
 
 
 def run(resource: Any, coro_fn: Any) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -19,19 +18,8 @@ from sadie_pipeline.sandbox import Sandbox
 KEY = "sk-serper-test-5d1e9f0a7c"  # fake; must never show up in errors or stored responses
 
 
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(seed=11, dns_port=None) as sb:
-        yield sb
 
 
-@pytest.fixture
-def sb(sandbox: Sandbox) -> Iterator[Sandbox]:
-    sandbox.reset()
-    sandbox.expect_api_key("serper", None)
-    yield sandbox
-    sandbox.reset()
-    sandbox.expect_api_key("serper", None)
 
 
 def serper(sb: Sandbox, **kw: Any) -> SerperResource:

@@ -6,7 +6,6 @@ import asyncio
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,20 +21,6 @@ from sadie_pipeline.resources.web import (
     has_script_placeholder,
 )
 from sadie_pipeline.sandbox import Sandbox
-
-
-@pytest.fixture(scope="module")
-def sandbox() -> Iterator[Sandbox]:
-    with Sandbox(seed=19, dns_port=None) as sb:
-        yield sb
-
-
-@pytest.fixture
-def sb(sandbox: Sandbox) -> Iterator[Sandbox]:
-    sandbox.reset()
-    sandbox.configure("sites", hang_s=2.0)
-    yield sandbox
-    sandbox.reset()
 
 
 def fetcher(sb: Sandbox, **kw: Any) -> WebsiteFetcher:
