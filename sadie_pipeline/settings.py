@@ -13,3 +13,8 @@ SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "sample"
 def sadie_home() -> Path:
     """The local data folder (embedded database, local object store, Dagster instance)."""
     return Path(os.environ.get("SADIE_HOME", ".sadie")).resolve()
+
+
+def env(name: str) -> str | None:
+    """An environment variable's value, None when unset or blank (read at call time)."""
+    return os.environ.get(name, "").strip() or None

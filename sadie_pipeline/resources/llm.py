@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -28,6 +27,7 @@ from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
 from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy, SkipItem
+from sadie_pipeline.settings import env
 
 GROQ_API_KEY_ENV = "GROQ_API_KEY"
 GROQ_BASE_URL_ENV = "GROQ_BASE_URL"
@@ -37,10 +37,6 @@ ANTHROPIC_BASE_URL_ENV = "ANTHROPIC_BASE_URL"
 DEFAULT_GROQ_MODEL = "llama-3.3-70b-versatile"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
 
-
-def _env(name: str) -> str | None:
-    value = os.environ.get(name, "").strip()
-    return value or None
 
 
 class _Session:
@@ -73,10 +69,10 @@ class _LlmResource(ConfigurableResource):
     _url_env: ClassVar[str] = ""
 
     def resolved_api_key(self) -> str | None:
-        return (self.api_key or "").strip() or _env(self._key_env)
+        return (self.api_key or "").strip() or env(self._key_env)
 
     def resolved_base_url(self) -> str | None:
-        return (self.base_url or "").strip() or _env(self._url_env)
+        return (self.base_url or "").strip() or env(self._url_env)
 
     def configured(self) -> bool:
         return self.resolved_api_key() is not None

@@ -18,16 +18,14 @@ from urllib.parse import urlsplit, urlunsplit
 from dagster import ConfigurableResource
 from pydantic import PrivateAttr
 
+from sadie_pipeline.settings import env
+
 DEFAULT_REGION = "us-east-1"
 # Local temp files start with this so list_keys can skip half-written objects.
 TEMP_PREFIX = ".sadie-tmp-"
 # open_write on S3 keeps this much in memory before spilling to disk.
 _SPOOL_MAX_BYTES = 8 * 1024 * 1024
 
-
-def _env(name: str) -> str | None:
-    value = os.environ.get(name, "").strip()
-    return value or None
 
 
 def validate_key(key: str) -> str:
@@ -64,19 +62,19 @@ class ObjectStore(ConfigurableResource):
     # ----------------------------------------------------------------- settings
 
     def _bucket(self) -> str | None:
-        return self.bucket or _env("SADIE_S3_BUCKET")
+        return self.bucket or env("SADIE_S3_BUCKET")
 
     def _endpoint(self) -> str | None:
-        return self.endpoint_url or _env("SADIE_S3_ENDPOINT_URL")
+        return self.endpoint_url or env("SADIE_S3_ENDPOINT_URL")
 
     def _region(self) -> str:
-        return self.region_name or _env("AWS_DEFAULT_REGION") or DEFAULT_REGION
+        return self.region_name or env("AWS_DEFAULT_REGION") or DEFAULT_REGION
 
     def _root(self) -> Path:
         if self.local_root:
             root = Path(self.local_root)
         else:
-            root = Path(_env("SADIE_HOME") or ".sadie") / "objects"
+            root = Path(env("SADIE_HOME") or ".sadie") / "objects"
         return root.expanduser().resolve()
 
     @property

@@ -13,7 +13,6 @@ No API keys; settings fall back to RDAP_BASE_URL / SADIE_DNS_NAMESERVER at use t
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import Any
 from urllib.parse import quote
 
@@ -26,16 +25,13 @@ from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy
+from sadie_pipeline.settings import env
 
 RDAP_BASE_URL_ENV = "RDAP_BASE_URL"
 DNS_NAMESERVER_ENV = "SADIE_DNS_NAMESERVER"
 DEFAULT_RDAP_BASE_URL = "https://rdap.org"
 USER_AGENT = "sadie-pipeline/0.1 (+rdap)"
 
-
-def _env(name: str) -> str | None:
-    value = os.environ.get(name, "").strip()
-    return value or None
 
 
 def _domain_name(name: str) -> str:
@@ -89,7 +85,7 @@ class RdapResource(_GuardedSettings):
     base_url: str | None = None
 
     def resolved_base_url(self) -> str:
-        return (self.base_url or _env(RDAP_BASE_URL_ENV) or DEFAULT_RDAP_BASE_URL).rstrip("/")
+        return (self.base_url or env(RDAP_BASE_URL_ENV) or DEFAULT_RDAP_BASE_URL).rstrip("/")
 
     def _current(self) -> _RdapSession:
         loop, base = asyncio.get_running_loop(), self.resolved_base_url()
@@ -154,7 +150,7 @@ class DnsResource(_GuardedSettings):
     backoff_base_s: float = Field(default=0.2, ge=0)
 
     def resolved_nameserver(self) -> tuple[str | None, int]:
-        value = (self.nameserver or "").strip() or _env(DNS_NAMESERVER_ENV)
+        value = (self.nameserver or "").strip() or env(DNS_NAMESERVER_ENV)
         if not value:
             return None, self.port
         if value.count(":") == 1:  # ip:port (an IPv6 address has several colons)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -31,16 +30,13 @@ from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
 from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy, SkipItem
+from sadie_pipeline.settings import env
 
 API_KEY_ENV = "SERPER_API_KEY"
 BASE_URL_ENV = "SERPER_BASE_URL"
 DEFAULT_BASE_URL = "https://google.serper.dev"
 RAW_PREFIX = "api-responses/serper"
 
-
-def _env(name: str) -> str | None:
-    value = os.environ.get(name, "").strip()
-    return value or None
 
 
 def place_key(place: dict[str, Any]) -> str:
@@ -119,10 +115,10 @@ class SerperResource(ConfigurableResource):
 
     # ---- settings ------------------------------------------------------------------------
     def resolved_api_key(self) -> str | None:
-        return (self.api_key or "").strip() or _env(API_KEY_ENV)
+        return (self.api_key or "").strip() or env(API_KEY_ENV)
 
     def resolved_base_url(self) -> str:
-        return (self.base_url or _env(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
+        return (self.base_url or env(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
 
     def configured(self) -> bool:
         """True when an API key is available (the discovery asset skips Serper otherwise)."""

@@ -30,7 +30,6 @@ use and released by `aclose()` (or ``async with fetcher.running(): ...``).
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 import zlib
 from collections import Counter
@@ -47,6 +46,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from sadie_pipeline.core.booking_engines import Detection, analyze
 from sadie_pipeline.core.errors import ErrorClass, classify, classify_status, redact
+from sadie_pipeline.settings import env
 
 PROXY_ENV = "SADIE_HTTP_PROXY"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -69,10 +69,6 @@ POOL_SHARD_SIZE = 8  # connections per httpx client (see WebsiteFetcher._current
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
 _LODGING = frozenset({"hotel_booking_engine", "crs", "vacation_rental"})
 
-
-def _env(name: str) -> str | None:
-    value = os.environ.get(name, "").strip()
-    return value or None
 
 
 def normalise_url(url: str) -> str:
@@ -234,7 +230,7 @@ class WebsiteFetcher(ConfigurableResource):
 
     # ---- settings and state ------------------------------------------------------------------
     def resolved_proxy(self) -> str | None:
-        return (self.proxy or "").strip() or _env(PROXY_ENV)
+        return (self.proxy or "").strip() or env(PROXY_ENV)
 
     def configured(self) -> bool:
         return True

@@ -11,6 +11,7 @@ from sadie_pipeline.core.errors import ErrorClass
 from sadie_pipeline.resources.llm import AnthropicResource, GroqResource, parse_json_object
 from sadie_pipeline.resources.reliability import ServiceCallFailed, SkipItem
 from sadie_pipeline.sandbox import Sandbox
+from sadie_pipeline_tests.resources.helpers import run
 
 KEY = "gsk-llm-test-0b7c1d2e3f"  # fake; must never show up in errors
 PAGE = ("Welcome to Biscayne Bay Inn, an independent, locally owned hotel in Miami. Relax in one of our "
@@ -29,20 +30,6 @@ TOOL = {
     },
 }
 FAST = {"backoff_base_s": 0.01, "backoff_max_s": 0.05, "backoff_jitter_s": 0.0, "requests_per_minute": 60_000}
-
-
-
-
-
-
-def run(resource: Any, coro_fn: Any) -> Any:
-    async def main() -> Any:
-        try:
-            return await coro_fn()
-        finally:
-            await resource.aclose()
-
-    return asyncio.run(main())
 
 
 def test_groq_chat_json_returns_the_parsed_object(sb: Sandbox) -> None:

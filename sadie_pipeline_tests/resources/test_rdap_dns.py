@@ -11,22 +11,9 @@ from sadie_pipeline.core.errors import ErrorClass
 from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
 from sadie_pipeline.resources.reliability import ServiceCallFailed
 from sadie_pipeline.sandbox import Sandbox
+from sadie_pipeline_tests.resources.helpers import run
 
 FAST = {"backoff_base_s": 0.01, "backoff_max_s": 0.05, "backoff_jitter_s": 0.0, "requests_per_second": 1000}
-
-
-
-
-
-
-def run(resource: Any, coro_fn: Any) -> Any:
-    async def main() -> Any:
-        try:
-            return await coro_fn()
-        finally:
-            await resource.aclose()
-
-    return asyncio.run(main())
 
 
 def vcard(entity: dict[str, Any], prop: str) -> Any:

@@ -132,3 +132,18 @@ def finish_layer(conn: psycopg.Connection, region: str, layer: str, layer_bit: i
             save(conn, by_key[outcome.item_key], outcome.value)
     record_dead_letters(conn, layer, list(outcomes))
     return mark_enriched(conn, region)
+
+
+def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, layer_bit: int, config: LayerConfig,
+                   worker_for: Callable[[str, list[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[Any]]],
+                   save: Callable[[psycopg.Connection, dict[str, Any], Any], None], *, concurrency: int,
+                   close: Callable[[], Awaitable[None]] | None = None) -> None:
+    """A layer over the regions of a run: the hotels needing it, the worker (built per region)
+    over them, then their results, dead letters and status, accumulated into `result`."""
+    for region in regions:
+        with database.connect() as conn:
+            hotels = hotels_needing(conn, region, layer_bit, config)
+        outcomes = run_layer(hotels, worker_for(region, hotels), concurrency=concurrency, close=close)
+        with database.connect() as conn:
+            result.enriched += finish_layer(conn, region, result.layer, layer_bit, outcomes, hotels, save)
+        result.outcomes += outcomes

@@ -49,9 +49,7 @@ from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
-    finish_layer,
-    hotels_needing,
-    run_layer,
+    enrich_regions,
     save_layer,
 )
 from sadie_pipeline.hotels.websites import content_key
@@ -175,14 +173,9 @@ def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Da
         return {"domain": domain, "found": True, "registrant_org": record.registrant_org,
                 "privacy": record.privacy_protected, "people": people}
 
-    for region in context.partition_keys:
-        with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_RDAP, config)
-        outcomes = run_layer(hotels, partial(lookup_owner, country=_country(region)),
-                             concurrency=rdap.max_concurrency, close=rdap.aclose)
-        with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, "rdap_owner", LAYER_RDAP, outcomes, hotels, save)
-        result.outcomes += outcomes
+    enrich_regions(context.partition_keys, database, result, LAYER_RDAP, config,
+                   lambda region, hotels: partial(lookup_owner, country=_country(region)), save,
+                   concurrency=rdap.max_concurrency, close=rdap.aclose)
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
     return MaterializeResult(metadata={
@@ -221,13 +214,8 @@ def dns_email_provider(context: AssetExecutionContext, config: LayerConfig, data
                     "has_spf": False, "has_dmarc": False}
         return await lookup(domain)
 
-    for region in context.partition_keys:
-        with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_DNS, config)
-        outcomes = run_layer(hotels, email_dns, concurrency=dns.max_concurrency, close=dns.aclose)
-        with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, "dns_email_provider", LAYER_DNS, outcomes, hotels, save)
-        result.outcomes += outcomes
+    enrich_regions(context.partition_keys, database, result, LAYER_DNS, config, lambda region, hotels: email_dns,
+                   save, concurrency=dns.max_concurrency, close=dns.aclose)
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
     providers = Counter(v["email_provider"] or "unknown" for v in values)
@@ -305,14 +293,9 @@ def website_contacts(context: AssetExecutionContext, config: LayerConfig, databa
                   for p in upsert_decision_makers([], found)]
         return {"links": links, "pages_ok": len(links) - len(failed), "pages_failed": len(failed), "people": people}
 
-    for region in context.partition_keys:
-        with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_WEBSITE, config)
-        outcomes = run_layer(hotels, partial(scrape, country=_country(region)),
-                             concurrency=website_fetcher.max_concurrency, close=website_fetcher.aclose)
-        with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, "website_contacts", LAYER_WEBSITE, outcomes, hotels, save)
-        result.outcomes += outcomes
+    enrich_regions(context.partition_keys, database, result, LAYER_WEBSITE, config,
+                   lambda region, hotels: partial(scrape, country=_country(region)), save,
+                   concurrency=website_fetcher.max_concurrency, close=website_fetcher.aclose)
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
     for v in values:
@@ -400,16 +383,13 @@ def email_verification(context: AssetExecutionContext, config: LayerConfig, data
                     guesses.append({"id": person["id"], "email": guess.email, "status": guess.status})
         return {"statuses": statuses, "guesses": guesses}
 
-    for region in context.partition_keys:
+    def verifier(region: str, hotels: list[dict[str, Any]]) -> Any:
         with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_EMAIL_VERIFY, config)
             stored_mx, people = _verification_inputs(conn, [h["id"] for h in hotels])
-        outcomes = run_layer(hotels, partial(verify, stored_mx=stored_mx, people=people),
-                             concurrency=dns.max_concurrency, close=dns.aclose)
-        with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, "email_verification", LAYER_EMAIL_VERIFY, outcomes, hotels,
-                                            save)
-        result.outcomes += outcomes
+        return partial(verify, stored_mx=stored_mx, people=people)
+
+    enrich_regions(context.partition_keys, database, result, LAYER_EMAIL_VERIFY, config, verifier, save,
+                   concurrency=dns.max_concurrency, close=dns.aclose)
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
     by_status = Counter(row["status"] for v in values for row in (*v["statuses"], *v["guesses"]))

@@ -12,10 +12,9 @@ from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
-    finish_layer,
+    enrich_regions,
     hotels_needing,
     mark_enriched,
-    run_layer,
     save_layer,
 )
 from sadie_pipeline.hotels.enrichment.text import website_text
@@ -58,11 +57,6 @@ def hotel_research(context: AssetExecutionContext, config: LayerConfig, database
         save_layer(conn, hotel["id"], LAYER_RESEARCH, "hotel_research", values, "llm_extract",
                    row["research_confidence"], config.force_refresh)
 
-    for region in context.partition_keys:
-        with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_RESEARCH, config)
-        outcomes = run_layer(hotels, research, concurrency=4, close=anthropic.aclose)
-        with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, "hotel_research", LAYER_RESEARCH, outcomes, hotels, save)
-        result.outcomes += outcomes
+    enrich_regions(context.partition_keys, database, result, LAYER_RESEARCH, config, lambda region, hotels: research,
+                   save, concurrency=4, close=anthropic.aclose)
     return MaterializeResult(metadata=result.metadata())

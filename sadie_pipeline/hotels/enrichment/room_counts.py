@@ -12,9 +12,7 @@ from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
-    finish_layer,
-    hotels_needing,
-    run_layer,
+    enrich_regions,
     save_layer,
 )
 from sadie_pipeline.hotels.enrichment.text import website_text
@@ -48,12 +46,7 @@ def room_counts(context: AssetExecutionContext, config: LayerConfig, database: D
         save_layer(conn, hotel["id"], LAYER_ROOM_COUNT, "room_counts", value, value.get("room_count_source") or "none",
                    confidence, config.force_refresh)
 
-    for region in context.partition_keys:
-        with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_ROOM_COUNT, config)
-        outcomes = run_layer(hotels, count, concurrency=4, close=groq.aclose if use_llm else None)
-        with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, "room_counts", LAYER_ROOM_COUNT, outcomes, hotels, save)
-        result.outcomes += outcomes
+    enrich_regions(context.partition_keys, database, result, LAYER_ROOM_COUNT, config, lambda region, hotels: count,
+                   save, concurrency=4, close=groq.aclose if use_llm else None)
     found = sum(1 for o in result.outcomes if o.status == "ok" and o.value and o.value.get("room_count"))
     return MaterializeResult(metadata={**result.metadata(), "room_counts_found": found})
