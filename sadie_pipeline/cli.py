@@ -146,11 +146,12 @@ def market_list() -> None:
 @click.argument("regions", nargs=-1, required=True)
 @click.option("--city", "cities", multiple=True, help="Only these cities (repeatable).")
 def market_run(regions: tuple[str, ...], cities: tuple[str, ...]) -> None:
-    """Run hotel_leads_job (discovery to enrichment) for REGIONS, one run, and print per city."""
+    """Run hotel_leads_job (discovery to export) for REGIONS and print per city."""
     from dagster import DagsterInstance
 
     from sadie_pipeline.definitions import defs
     from sadie_pipeline.hotels.summary import city_summary
+    from sadie_pipeline.partitions import range_tags, region_ranges
     from sadie_pipeline.regions import UnknownRegionError, check_region
 
     try:
@@ -161,19 +162,48 @@ def market_run(regions: tuple[str, ...], cities: tuple[str, ...]) -> None:
     if cities:
         layer_assets = ("hotel_discovery", "hotel_websites", "booking_engine_detection", "room_counts",
                         "attraction_proximity", "hotel_research", "rdap_owner", "dns_email_provider",
-                        "website_contacts", "email_verification")
+                        "website_contacts", "email_verification", "golden_hotels", "lead_scores",
+                        "launched_leads", "lead_exports")
         config["ops"] = {name: {"config": {"cities": list(cities)}} for name in layer_assets}
     job = defs.resolve_job_def("hotel_leads_job")
-    for key in keys:  # in-process runs take one partition each; the UI's backfills take many at once
-        result = job.execute_in_process(run_config=config, instance=DagsterInstance.get(), partition_key=key,
-                                        raise_on_error=False)
-        with _database().connect() as conn:
+    # one run per stretch of consecutive regions (US-FL US-GA is one run), as a UI backfill does
+    failed = []
+    for first, last in region_ranges(keys):
+        result = job.execute_in_process(run_config=config, instance=DagsterInstance.get(),
+                                        tags=range_tags(first, last), raise_on_error=False)
+        if not result.success:
+            failed.append(first if first == last else f"{first}..{last}")
+    with _database().connect() as conn:
+        for key in keys:
             for r in city_summary(conn, key):
                 click.echo(f"{key} {r['city']}: {r['hotels']} hotels, {r['merged_duplicates']} merged, "
                            f"tier 1: {r['tier1']}, tier 2: {r['tier2']}, {r['dead_ends']} dead ends, "
-                           f"{r['enriched']} enriched, {r['dead_letters']} dead letters")
-        if not result.success:
-            raise click.ClickException(f"{key}: the run failed; see it in the Dagster UI")
+                           f"{r['enriched']} enriched, {r['scored']} scored, {r['launched']} launched, "
+                           f"{r['exported']} exported, {r['dead_letters']} dead letters")
+    if failed:
+        raise click.ClickException(f"run failed for {', '.join(failed)}; see it in the Dagster UI")
+
+
+# --- hotels ---------------------------------------------------------------------------------
+
+@main.group()
+def hotel() -> None:
+    """Hotel leads: look into one hotel."""
+
+
+@hotel.command("explain")
+@click.argument("hotel_id", type=int)
+@click.option("--field", "fields", multiple=True, help="Only these golden fields (repeatable), e.g. --field email.")
+def hotel_explain(hotel_id: int, fields: tuple[str, ...]) -> None:
+    """Why HOTEL_ID's golden record holds each value: every source's value, confidence and URL."""
+    from sadie_pipeline.hotels.explain import explain_hotel
+
+    with _database().connect() as conn:
+        try:
+            lines = explain_hotel(conn, hotel_id, fields)
+        except LookupError as exc:
+            raise click.ClickException(str(exc)) from exc
+    click.echo("\n".join(lines))
 
 
 # --- import ---------------------------------------------------------------------------------

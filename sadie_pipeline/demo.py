@@ -122,24 +122,20 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
 
     from sadie_pipeline.definitions import defs
     from sadie_pipeline.hotels.markets import add_market
-    from sadie_pipeline.hotels.summary import city_summary
+    from sadie_pipeline.hotels.summary import city_summary, latest_exports
     from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
     from sadie_pipeline.resources.object_store import ObjectStore
     from sadie_pipeline.resources.serper import SerperResource
     from sadie_pipeline.sandbox import Sandbox
 
     echo(f"\n== hotel leads: {DEMO_REGION} on the bundled sandbox ==")
+    announced: list[dict] = []
     with Sandbox(seed=7) as sb:
         sb.configure("sites", hang_s=3.0)  # its "timeout" sites hang 3 s instead of 30: the demo stays short
-        ip, port = sb.nameserver
-        settings = {"SERPER_BASE_URL": sb.base_url("serper"), "GROQ_BASE_URL": sb.base_url("groq"),
-                    "ANTHROPIC_BASE_URL": sb.base_url("anthropic"), "RDAP_BASE_URL": sb.base_url("rdap"),
-                    "SADIE_DNS_NAMESERVER": f"{ip}:{port}", "SADIE_HTTP_PROXY": sb.proxy_url}
-        keys = {"SERPER_API_KEY": "demo-key", "GROQ_API_KEY": "demo-key", "ANTHROPIC_API_KEY": "demo-key"}
-        saved = {k: os.environ.get(k) for k in {**settings, **keys}}
+        # the same variables production sets (base URLs, keys, proxy, nameserver, Graph, Slack)
+        settings = sb.client_env()
+        saved = {k: os.environ.get(k) for k in settings}
         os.environ.update(settings)
-        for name, value in keys.items():
-            os.environ.setdefault(name, value)
         try:
             with database.connect() as conn:
                 add_market(conn, DEMO_REGION, DEMO_CITIES)
@@ -152,6 +148,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
                 run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}})
             if not result.success:
                 echo("the hotel run failed; see the run in the Dagster UI")
+            announced = sb.inspect("slack")["messages"]
             if os.environ.get("SADIE_DEMO_TIMINGS"):
                 for event in result.all_events:
                     if event.event_type_value == "STEP_SUCCESS":
@@ -167,4 +164,16 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     for r in rows:
         echo(f"  {r['city']}: {r['hotels']} hotels discovered, {r['merged_duplicates']} merged duplicates; "
              f"engines tier 1: {r['tier1']}, tier 2: {r['tier2']}; {r['dead_ends']} dead ends; "
-             f"{r['enriched']} enriched (layers: {', '.join(r['layers']) or 'none'}); {r['dead_letters']} dead letters")
+             f"{r['enriched']} enriched (layers: {', '.join(r['layers']) or 'none'}); {r['dead_letters']} dead letters; "
+             f"{r['scored']} scored, {r['launched']} launched, {r['exported']} exported")
+    with database.connect() as conn:
+        exports = latest_exports(conn, DEMO_REGION)
+    store = ObjectStore()
+    echo(f"\n== lead exports ({len(exports)} files) ==")
+    for e in exports:
+        where = store.uri(e["object_key"]) + (f"\n      uploaded to the sandbox's OneDrive: {e['web_url']}"
+                                              if e["web_url"] else "")
+        label = e["city"] or "whole state"
+        echo(f"  {label}: {e['hotels']} hotels, {e['decision_makers']} decision makers -> {where}")
+    for message in announced:
+        echo(f"\n== Slack #{message['channel_name']} (sandbox) ==\n{message['text']}")

@@ -5,18 +5,32 @@ from sadie_pipeline.hotels.enrichment.owner import owner_assets
 from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.room_counts import room_counts
-from sadie_pipeline.hotels.jobs import hotel_leads_job
+from sadie_pipeline.hotels.jobs import (
+    hotel_leads_job,
+    lead_export_job,
+    lead_launch_job,
+    pipeline_health_job,
+    reenrichment_job,
+)
+from sadie_pipeline.hotels.lead_assets import lead_assets, pipeline_health
+from sadie_pipeline.hotels.schedules import build_schedules, schedule_timezone
+from sadie_pipeline.hotels.sensors import export_after_launch_sensor, slack_on_run_failure
 from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
+from sadie_pipeline.resources.onedrive import OneDriveResource
 from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
 from sadie_pipeline.resources.serper import SerperResource
+from sadie_pipeline.resources.slack import SlackResource
 from sadie_pipeline.resources.web import WebsiteFetcher
 
 enrichment_assets = [room_counts, attraction_proximity, hotel_research, *owner_assets]
 
 # Every external service reads its key and base URL from the environment at use time.
 defs = Definitions(
-    assets=[*hotel_assets, *enrichment_assets],
-    jobs=[hotel_leads_job],
+    assets=[*hotel_assets, *enrichment_assets, *lead_assets, pipeline_health],
+    jobs=[hotel_leads_job, lead_launch_job, lead_export_job, reenrichment_job, pipeline_health_job],
+    schedules=build_schedules(schedule_timezone()),
+    sensors=[export_after_launch_sensor, slack_on_run_failure],
     resources={"serper": SerperResource(), "website_fetcher": WebsiteFetcher(), "groq": GroqResource(),
-               "anthropic": AnthropicResource(), "rdap": RdapResource(), "dns": DnsResource()},
+               "anthropic": AnthropicResource(), "rdap": RdapResource(), "dns": DnsResource(),
+               "onedrive": OneDriveResource(), "slack": SlackResource()},
 )

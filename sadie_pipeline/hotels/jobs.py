@@ -1,12 +1,51 @@
-"""The hotel-lead job: every stage for the selected regions (a backfill of many regions is one run)."""
+"""Hotel-lead jobs. Each is partitioned by region; a backfill of many regions is one run."""
 
 from dagster import AssetSelection, define_asset_job
 
 from sadie_pipeline.partitions import region_partitions
 
+
+def service_tags(*services: str) -> dict[str, str]:
+    """Tags the production run queue limits runs by (deploy/dagster.yaml, tag_concurrency_limits)."""
+    return {f"sadie/service-{s}": "true" for s in services}
+
+
 hotel_leads_job = define_asset_job(
     "hotel_leads_job",
     selection=AssetSelection.groups("hotel_leads"),
     partitions_def=region_partitions,
-    description="Discover, resolve, fetch, detect and enrich the hotels of a region.",
+    description="The whole chain for the selected regions: discover, resolve, fetch, detect, enrich, "
+                "golden records, score, launch and export.",
+    tags=service_tags("serper", "websites", "llm", "rdap", "dns", "onedrive"),
+)
+
+lead_launch_job = define_asset_job(
+    "lead_launch_job",
+    selection=AssetSelection.assets("launched_leads"),
+    partitions_def=region_partitions,
+    description="The daily launch: scored hotels meeting the criteria go live (status 5).",
+)
+
+lead_export_job = define_asset_job(
+    "lead_export_job",
+    selection=AssetSelection.assets("lead_exports"),
+    partitions_def=region_partitions,
+    description="Excel files per city and per state of the live hotels, uploaded and announced (status 6).",
+    tags=service_tags("onedrive"),
+)
+
+ENRICHMENT_LAYER_ASSETS = ("room_counts", "attraction_proximity", "hotel_research", "rdap_owner",
+                           "dns_email_provider", "website_contacts", "email_verification")
+
+reenrichment_job = define_asset_job(
+    "reenrichment_job",
+    selection=AssetSelection.assets(*ENRICHMENT_LAYER_ASSETS, "golden_hotels", "lead_scores"),
+    partitions_def=region_partitions,
+    description="Runs stale enrichment layers again (force refresh), then golden records and scores.",
+    tags=service_tags("websites", "llm", "rdap", "dns"),
+)
+
+pipeline_health_job = define_asset_job(
+    "pipeline_health_job", selection=AssetSelection.assets("pipeline_health"),
+    description="The pipeline health figures (plotted over time in the asset's Plots tab).",
 )

@@ -16,7 +16,10 @@ SELECT h.city,
        count(*) FILTER (WHERE be.tier = 1) AS tier1,
        count(*) FILTER (WHERE be.tier = 2) AS tier2,
        count(*) FILTER (WHERE h.status = 99) AS dead_ends,
-       count(*) FILTER (WHERE h.status = 3) AS enriched,
+       count(*) FILTER (WHERE h.status = 3 OR h.status BETWEEN 4 AND 6 AND be.tier = 1) AS enriched,
+       count(*) FILTER (WHERE h.status BETWEEN 4 AND 6) AS scored,
+       count(*) FILTER (WHERE h.status IN (5, 6)) AS launched,
+       count(*) FILTER (WHERE h.status = 6) AS exported,
        bit_or(coalesce(e.layers_completed, 0)) AS layers,
        (SELECT count(*) FROM pipeline.dead_letters d JOIN sadie_gtm.hotels x ON d.item_key = 'hotel:' || x.id
          WHERE x.region = h.region AND x.city = h.city AND d.resolved_at IS NULL) AS dead_letters
@@ -27,6 +30,22 @@ SELECT h.city,
  WHERE h.region = %s
  GROUP BY h.region, h.city ORDER BY h.city
 """
+
+
+EXPORTS = """
+SELECT scope, city, hotels, decision_makers, object_key, web_url, exported_at
+  FROM sadie_gtm.lead_exports e
+ WHERE region = %s AND id = (SELECT max(id) FROM sadie_gtm.lead_exports x
+                              WHERE x.region = e.region AND x.scope = e.scope AND x.city = e.city)
+ ORDER BY scope, city
+"""
+
+
+def latest_exports(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
+    """The latest file of each city and of the state."""
+    cur = conn.execute(EXPORTS, (region,))
+    names = [d.name for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
 
 
 def city_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:

@@ -6,9 +6,10 @@ fake services off its own CPU budget runs them in a child process instead:
     with SandboxProcess(synthetic=2000, seed=1) as sb:
         sb.configure("sites", hang_s=3)
         ... sb.proxy_url, sb.base_url("serper"), sb.resolver(), sb.stats("sites") ...
+        ... sb.https_url, sb.ca_file, sb.inspect("slack"), sb.client_env() ...
 
 Knobs and counters go through the server's control endpoints (`/_sandbox/configure`,
-`/_sandbox/stats`, `/_sandbox/reset`).
+`/_sandbox/stats`, `/_sandbox/reset`, `/_sandbox/inspect/{service}`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from .server import CLIENT_KEY, client_env
 from .world import World
 
 
@@ -94,6 +96,24 @@ class SandboxProcess:
 
     def base_url(self, service: str) -> str:
         return self.info["services"][service]["base_url"]
+
+    @property
+    def https_url(self) -> str:
+        return self.info["https"]["url"]
+
+    @property
+    def ca_file(self) -> str:
+        return self.info["https"]["ca_file"]
+
+    def client_env(self, key: str = CLIENT_KEY) -> dict[str, str]:
+        """The environment that points the pipeline's resources at the child's services."""
+        return client_env(self.info, {}, key)
+
+    def inspect(self, service: str) -> Any:
+        assert self._http is not None
+        r = self._http.get(f"/_sandbox/inspect/{service}")
+        r.raise_for_status()
+        return r.json()
 
     @property
     def dns_port(self) -> int | None:

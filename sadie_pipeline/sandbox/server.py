@@ -11,34 +11,50 @@
         sb.resolver().resolve("biscaynebayinn.test", "MX")                         # DNS
         sb.configure("serper", latency_ms=50, rate_limit=(100, 60), error_rate=0.05)
         sb.stats("serper")  # {"requests": ..., "rate_limited": ..., "server_errors": ..., ...}
+        sb.https_url, sb.ca_file   # the HTTPS listener (msal's authority: login service at its root)
+        sb.inspect("graph")        # what clients stored: uploaded files, posted Slack messages
+        sb.client_env()            # the environment that points the pipeline's resources here
 
 One aiohttp server on a free localhost port runs in a background thread with its own event
 loop. Each service is mounted under its path prefix (`/serper`, `/groq`, `/anthropic`,
-`/rdap`, `/sites`); hotel websites are also served by virtual host (any Host header that is a
-name, see `services/sites.py`). A DNS server (UDP+TCP, dnspython messages) runs in the same
-loop on its own free port. Every request passes through the service's knobs and counters.
+`/rdap`, `/sites`, `/login`, `/graph`, `/slack`); hotel websites are also served by virtual host
+(any Host header that is a name, see `services/sites.py`). A second listener speaks TLS with a
+certificate made at startup (CA in `ca_file`) and serves the one `https_root` service (the
+Microsoft identity platform, for msal) at its root. A DNS server (UDP+TCP, dnspython messages)
+runs in the same loop on its own free port. Every request passes through the service's knobs
+and counters.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import ipaddress
 import json
 import random
+import shutil
 import socket
+import ssl
+import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from .dnsserver import DnsServer
 from .services import SERVICES
-from .services.base import SENSITIVE_HEADERS, AbortConnection, BadRequest, Service, json_response
+from .services import graph as graph_service
+from .services import slack as slack_service
+from .services.base import ROOT_MOUNT, SENSITIVE_HEADERS, AbortConnection, BadRequest, Service, json_response
 from .services.sites import host_of
 from .world import World
+
+CLIENT_KEY = "sandbox-key-not-a-secret"  # what `client_env` gives as API keys unless a service expects another
 
 
 @dataclass(frozen=True)
@@ -52,6 +68,7 @@ class Knobs:
     error_status: int | None = None  # the 5xx status (None = the service's usual one: 500/503/529)
     timeout_rate: float = 0.0        # share of requests that hang for hang_s before any answer
     hang_s: float = 30.0             # how long a hanging request (or a dead_timeout site) hangs
+    fail_next: int = 0               # the next N requests get the injected 5xx, whatever error_rate says
 
     @classmethod
     def of(cls, value: Knobs | Mapping[str, Any] | None) -> Knobs:
@@ -98,6 +115,7 @@ class ServiceState:
         self.stats = Stats()
         self.window: collections.deque[float] = collections.deque()
         self.log: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
+        self.fail_remaining = knobs.fail_next
         self._reseed()
 
     def _reseed(self) -> None:
@@ -107,6 +125,7 @@ class ServiceState:
     def configure(self, changes: dict[str, Any]) -> None:
         self.knobs = replace(self.knobs, **_normalise(changes))
         self.window.clear()
+        self.fail_remaining = self.knobs.fail_next
         self._reseed()
 
     def admit(self, now: float) -> tuple[bool, float]:
@@ -143,6 +162,10 @@ class SandboxContext:
             if not ok:
                 s.stats.rate_limited += 1
                 return "rate_limited", retry
+        if s.fail_remaining > 0:
+            s.fail_remaining -= 1
+            s.stats.injected_errors += 1
+            return "error", 0.0
         if k.timeout_rate or k.error_rate:
             r = s.rng.random()
             if r < k.timeout_rate:
@@ -170,7 +193,8 @@ class SandboxConfig:
     world: World | None = None      # None = the bundled demo region (World.demo())
     knobs: dict[str, Knobs | Mapping[str, Any]] = field(default_factory=dict)
     api_keys: dict[str, str] = field(default_factory=dict)  # service -> the one accepted key (else any non-empty)
-    services: tuple[type[Service], ...] = ()                  # extra services to mount
+    services: tuple[type[Service], ...] = ()                  # extra services to mount (same name: replaces ours)
+    https_port: int | None = 0      # 0 = a free port, None = no HTTPS listener
 
 
 class Sandbox:
@@ -179,7 +203,8 @@ class Sandbox:
     def __init__(self, config: SandboxConfig | None = None, **overrides: Any) -> None:
         self.config = replace(config or SandboxConfig(), **overrides)
         self.world = self.config.world or World.demo()
-        classes = list(SERVICES) + list(self.config.services)
+        by_name = {c.name: c for c in (*SERVICES, *self.config.services)}  # an extra service may replace ours
+        classes = list(by_name.values())
         names = [c.name for c in classes] + ["dns"]
         unknown = set(self.config.knobs) - set(names)
         if unknown:
@@ -190,9 +215,13 @@ class Sandbox:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
+        self._tls_runner: web.AppRunner | None = None
+        self._tls_dir: Path | None = None
         self._dns: DnsServer | None = None
         self.port = 0
         self.dns_port: int | None = None
+        self.https_port: int | None = None
+        self._ca_file: Path | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> Sandbox:
@@ -245,13 +274,43 @@ class Sandbox:
         await site.start()
         self.port = sock.getsockname()[1]
         self.ctx.root_url = f"http://{self._url_host}:{self.port}"
+        if self.config.https_port is not None:
+            await self._start_https()
         if self.config.dns_port is not None:
             self._dns = DnsServer(self.ctx)
             self.dns_port = await self._dns.start(self.config.host, self.config.dns_port)
 
+    async def _start_https(self) -> None:
+        roots = [s for s in self.services.values() if s.https_root]
+        if len(roots) > 1:
+            raise ValueError(f"only one service may be served at the HTTPS root: {[s.name for s in roots]}")
+        self._tls_dir = Path(tempfile.mkdtemp(prefix="sadie-sandbox-tls-"))
+        context, self._ca_file = _tls_context(self._url_host.strip("[]"), self._tls_dir)
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        if roots:
+            svc = roots[0]
+
+            @web.middleware
+            async def at_root(request: web.Request, handler: Any) -> web.StreamResponse:
+                request[ROOT_MOUNT] = True
+                return await self._apply(svc, request, handler)
+
+            app.middlewares.append(at_root)
+            app.add_routes(svc.routes())
+        self._tls_runner = web.AppRunner(app, handle_signals=False, access_log=None, handler_cancellation=True,
+                                         shutdown_timeout=0.25)
+        await self._tls_runner.setup()
+        sock = socket.create_server((self.config.host, self.config.https_port or 0), backlog=1024)
+        await web.SockSite(self._tls_runner, sock, ssl_context=context, shutdown_timeout=0.25).start()
+        self.https_port = sock.getsockname()[1]
+
     async def _astop(self) -> None:
         if self._dns is not None:
             await self._dns.stop()
+        if self._tls_runner is not None:
+            await self._tls_runner.cleanup()
+        if self._tls_dir is not None:
+            shutil.rmtree(self._tls_dir, ignore_errors=True)
         if self._runner is not None:
             await self._runner.cleanup()
         tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
@@ -299,6 +358,7 @@ class Sandbox:
         app.router.add_get("/_sandbox/stats", self._http_stats)
         app.router.add_post("/_sandbox/configure", self._http_configure)
         app.router.add_post("/_sandbox/reset", self._http_reset)
+        app.router.add_get("/_sandbox/inspect/{service}", self._http_inspect)
         return app
 
     def _middleware(self, svc: Service) -> Any:
@@ -370,8 +430,16 @@ class Sandbox:
         for state in self._states.values():
             initial = Knobs.of(self.config.knobs.get(state.name))
             state.configure({f.name: getattr(initial, f.name) for f in fields(Knobs)})
+        for svc in self.services.values():
+            svc.reset_state()
         self.reset_stats()
         return json_response({"ok": True})
+
+    async def _http_inspect(self, request: web.Request) -> web.Response:
+        svc = self.services.get(request.match_info["service"])
+        if svc is None:
+            return json_response({"error": f"unknown service {request.match_info['service']!r}"}, 404)
+        return json_response(svc.state())
 
     # ---- public API ------------------------------------------------------------------------
     @property
@@ -391,6 +459,23 @@ class Sandbox:
     def proxy_url(self) -> str:
         """HTTP proxy URL that makes hotel websites reachable at their own URLs."""
         return self.url
+
+    @property
+    def https_url(self) -> str:
+        """Root of the HTTPS listener, e.g. https://127.0.0.1:40124: the `https_root` service (the
+        Microsoft identity platform) at its root, so msal's authority is f"{https_url}/{tenant}"."""
+        self._require_started()
+        if self.https_port is None:
+            raise RuntimeError("the sandbox was started without HTTPS (https_port=None)")
+        return f"https://{self._url_host}:{self.https_port}"
+
+    @property
+    def ca_file(self) -> str:
+        """PEM file of the CA that signed the HTTPS listener's certificate (msal `verify=`, httpx)."""
+        self._require_started()
+        if self._ca_file is None:
+            raise RuntimeError("the sandbox was started without HTTPS (https_port=None)")
+        return str(self._ca_file)
 
     @property
     def nameserver(self) -> tuple[str, int]:
@@ -468,7 +553,23 @@ class Sandbox:
                 initial = Knobs.of(self.config.knobs.get(n))
                 self.configure(n, **{f.name: getattr(initial, f.name) for f in fields(Knobs)})
                 self.expect_api_key(n, self.config.api_keys.get(n))
+                if n in self.services:
+                    self._on_loop(self.services[n].reset_state)
         self.reset_stats(service)
+
+    def inspect(self, service: str) -> Any:
+        """What clients stored in a service (uploaded files, posted messages), as its `state()`."""
+        return self._on_loop(self.services[service].state)
+
+    def client_env(self, key: str = CLIENT_KEY) -> dict[str, str]:
+        """Environment variables that point the pipeline's resources at this sandbox, with keys it
+        accepts (those set by `expect_api_key`, else ``key``; Slack gets an ``xoxb-`` token)."""
+        return client_env(self.describe(), {**self.ctx.api_keys}, key)
+
+    def _on_loop(self, fn: Callable[[], Any]) -> Any:
+        if self._loop is not None and self._loop.is_running() and threading.current_thread() is not self._thread:
+            return asyncio.run_coroutine_threadsafe(_call(lambda _: fn(), None), self._loop).result(5)
+        return fn()
 
     def stats(self, service: str | None = None) -> dict[str, Any]:
         """Counters of one service, or of all services keyed by name."""
@@ -499,6 +600,8 @@ class Sandbox:
                                             for n, s in self.services.items()}}
         if self.dns_port is not None:
             out["dns"] = {"host": self.nameserver[0], "port": self.dns_port}
+        if self.https_port is not None:
+            out["https"] = {"url": self.https_url, "ca_file": self.ca_file}
         out["hotels"] = len(self.world.hotels)
         return out
 
@@ -518,6 +621,97 @@ class Sandbox:
 
 async def _call(fn: Callable[..., Any], arg: Any) -> Any:
     return fn(arg)
+
+
+def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: str = CLIENT_KEY) -> dict[str, str]:
+    """The environment of a pipeline run against a sandbox, from its `describe()` output.
+
+    The same variables production sets, so the resources read them as usual: Serper, Groq,
+    Anthropic and RDAP base URLs and keys, the DNS server, the proxy for hotel websites, Microsoft
+    Graph (tenant, app, secret, drive, Graph base URL, the HTTPS authority host and its CA bundle)
+    and Slack (bot token, channel, base URL).
+    """
+    services = described["services"]
+
+    def base(name: str) -> str:
+        return services[name]["base_url"]
+
+    env = {"SERPER_BASE_URL": base("serper"), "SERPER_API_KEY": api_keys.get("serper", key),
+           "GROQ_BASE_URL": base("groq"), "GROQ_API_KEY": api_keys.get("groq", key),
+           "ANTHROPIC_BASE_URL": base("anthropic"), "ANTHROPIC_API_KEY": api_keys.get("anthropic", key),
+           "RDAP_BASE_URL": base("rdap"), "SADIE_HTTP_PROXY": described["proxy"]}
+    if "dns" in described:
+        env["SADIE_DNS_NAMESERVER"] = f"{described['dns']['host']}:{described['dns']['port']}"
+    if "graph" in services and "https" in described:
+        env.update({"SADIE_GRAPH_TENANT_ID": graph_service.TENANT_ID, "SADIE_GRAPH_CLIENT_ID": graph_service.CLIENT_ID,
+                    "SADIE_GRAPH_CLIENT_SECRET": api_keys.get("login", key),
+                    "SADIE_GRAPH_DRIVE_ID": graph_service.DRIVE_ID,
+                    "SADIE_GRAPH_BASE_URL": f"{base('graph')}/v1.0",
+                    "SADIE_GRAPH_AUTHORITY_HOST": described["https"]["url"],
+                    "SADIE_GRAPH_CA_BUNDLE": described["https"]["ca_file"]})
+    if "slack" in services:
+        env.update({"SADIE_SLACK_BOT_TOKEN": api_keys.get("slack", f"xoxb-{key}"),
+                    "SADIE_SLACK_CHANNEL": f"#{slack_service.CHANNELS['C0SADIELEADS']}",
+                    "SADIE_SLACK_BASE_URL": f"{base('slack')}/api/"})
+    return env
+
+
+def _tls_context(host: str, directory: Path) -> tuple[ssl.SSLContext, Path]:
+    """A server SSL context for `host` signed by a CA made now; returns it and the CA's PEM file.
+
+    A real CA (basicConstraints CA, keyCertSign) and a leaf (serverAuth, SAN: the host,
+    127.0.0.1, ::1, localhost), so strict verifiers (OpenSSL's X509_STRICT) accept the chain.
+    """
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    now = datetime.now(UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "sadie_pipeline sandbox"),
+                         x509.NameAttribute(NameOID.COMMON_NAME, "sadie sandbox CA")])
+    ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
+    ca_cert = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
+               .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+               .not_valid_before(now - timedelta(hours=1)).not_valid_after(now + timedelta(days=30))
+               .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+               .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                            data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                            crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
+               .add_extension(ca_ski, critical=False)
+               .sign(ca_key, hashes.SHA256()))
+    names: list[x509.GeneralName] = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                                     x509.IPAddress(ipaddress.ip_address("::1"))]
+    try:
+        ip = ipaddress.ip_address(host)
+        if x509.IPAddress(ip) not in names:
+            names.append(x509.IPAddress(ip))
+    except ValueError:
+        if host and host != "localhost":
+            names.append(x509.DNSName(host))
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (x509.CertificateBuilder()
+            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host or "localhost")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - timedelta(hours=1)).not_valid_after(now + timedelta(days=30))
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
+                                         data_encipherment=False, key_agreement=False, key_cert_sign=False,
+                                         crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
+            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+            .add_extension(x509.SubjectAlternativeName(names), critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    pem = serialization.Encoding.PEM
+    ca_file, cert_file, key_file = directory / "ca.pem", directory / "server.pem", directory / "server.key"
+    ca_file.write_bytes(ca_cert.public_bytes(pem))
+    cert_file.write_bytes(cert.public_bytes(pem) + ca_cert.public_bytes(pem))
+    key_file.write_bytes(key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    return context, ca_file
 
 
 def dumps(obj: Any) -> str:

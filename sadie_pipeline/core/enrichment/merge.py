@@ -54,6 +54,7 @@ __all__ = [
     "NOW",
     "OR",
     "changed_fields",
+    "find_match",
     "is_empty",
     "merge_decision_maker",
     "merge_enrichment",
@@ -286,6 +287,11 @@ def _match(rows: list[dict[str, Any]], dm: Mapping[str, Any]) -> int | None:
         if len(cands) == 1:
             return cands[0]
     return None
+
+
+def find_match(rows: Sequence[Mapping[str, Any]], dm: Mapping[str, Any]) -> int | None:
+    """The index in `rows` of the decision maker `dm` merges into (None: a new person)."""
+    return _match([dict(r) for r in rows], dm)
 
 
 def upsert_decision_makers(existing: Iterable[Mapping[str, Any]], incoming: Iterable[Mapping[str, Any]], *,

@@ -13,7 +13,16 @@ from typing import Any, TypeVar
 import psycopg
 from dagster import Config, MetadataValue
 
-from sadie_pipeline.core.enrichment.layers import ENRICHED_REQUIRED
+from sadie_pipeline.core.enrichment.layers import (
+    ENRICHED_REQUIRED,
+    LAYER_DNS,
+    LAYER_EMAIL_VERIFY,
+    LAYER_PROXIMITY,
+    LAYER_RDAP,
+    LAYER_RESEARCH,
+    LAYER_ROOM_COUNT,
+    LAYER_WEBSITE,
+)
 from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
 
 T = TypeVar("T")
@@ -27,12 +36,21 @@ ENRICHMENT_COLUMNS = (
 )
 _JSON_COLUMNS = {"attractions_by_radius", "research_evidence"}
 
+# layer bit -> the asset that runs it (the key of its time in layer_updated_at)
+LAYER_ASSETS = {
+    LAYER_RDAP: "rdap_owner", LAYER_DNS: "dns_email_provider", LAYER_WEBSITE: "website_contacts",
+    LAYER_EMAIL_VERIFY: "email_verification", LAYER_ROOM_COUNT: "room_counts",
+    LAYER_PROXIMITY: "attraction_proximity", LAYER_RESEARCH: "hotel_research",
+}
+
 
 class LayerConfig(Config):
     cities: list[str] = []
     """Only these cities of the region (default: all)."""
     force_refresh: bool = False
     """Run the layer again for hotels that already have it (newer values replace older ones)."""
+    stale_after_days: int = 0
+    """With force_refresh: only hotels whose layer last ran more than this many days ago (0: all)."""
 
 
 @dataclass
@@ -51,8 +69,8 @@ class LayerResult:
 
 def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config: LayerConfig,
                    tier: int = 1) -> list[dict[str, Any]]:
-    """Detected hotels of the region on a tier-`tier` engine still missing the layer (all of them
-    with force_refresh)."""
+    """Detected hotels of the region on a tier-`tier` engine still missing the layer; with
+    force_refresh also those that have it (only those older than stale_after_days when set)."""
     rows = conn.execute(
         """SELECT h.id, h.name, h.city, h.state, h.lat, h.lng, h.website, h.website_content_s3_path,
                   coalesce(e.layers_completed, 0) AS layers_completed
@@ -62,10 +80,13 @@ def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config
              LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
             WHERE h.region = %(region)s AND h.status IN (1, 3) AND be.tier = %(tier)s
               AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
-              AND (%(force)s OR coalesce(e.layers_completed, 0) & %(bit)s = 0)
+              AND (coalesce(e.layers_completed, 0) & %(bit)s = 0
+                   OR %(force)s AND (%(stale)s = 0 OR coalesce((e.layer_updated_at ->> %(layer)s)::timestamptz,
+                                                              '-infinity') < now() - make_interval(days => %(stale)s)))
             ORDER BY h.id""",
         {"region": region, "tier": tier, "cities": [c.lower() for c in config.cities],
-         "force": config.force_refresh, "bit": layer_bit},
+         "force": config.force_refresh, "bit": layer_bit, "stale": config.stale_after_days,
+         "layer": LAYER_ASSETS.get(layer_bit, "")},
     )
     names = [d.name for d in rows.description]
     return [dict(zip(names, r)) for r in rows.fetchall()]

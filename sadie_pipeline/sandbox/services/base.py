@@ -6,6 +6,12 @@ and, if the real API's error bodies differ from the default, `error_body()`; the
 to `SERVICES` in `services/__init__.py`. The sandbox core mounts it under its prefix and wraps
 every request in the knobs (latency, rate limit with 429 + Retry-After, injected 5xx, hangs)
 and the counters, so a service only implements the protocol.
+
+A service that keeps what clients send (uploaded files, posted messages) returns it from
+`state()` (`Sandbox.inspect(name)`, `GET /_sandbox/inspect/{name}`) and forgets it in
+`reset_state()` (`Sandbox.reset()`). A service whose clients insist on an https origin (msal's
+authority) sets `https_root = True`: it is also served at the root of the sandbox's HTTPS
+listener (a certificate made at startup, `Sandbox.ca_file`).
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ from aiohttp import web
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..server import SandboxContext
+
+# Set on requests that reached a service at the root of the HTTPS listener (see `mount_url`).
+ROOT_MOUNT = "sandbox.root_mount"
 
 SENSITIVE_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "cookie", "proxy-authorization",
                                "x-goog-api-key"})
@@ -36,6 +45,7 @@ class Service:
     real_base_url: ClassVar[str] = ""  # what a client uses in production (documentation only)
     injected_error_status: ClassVar[int] = 500
     description: ClassVar[str] = ""
+    https_root: ClassVar[bool] = False  # also served at the root of the HTTPS listener (one service at most)
 
     def __init__(self, ctx: SandboxContext) -> None:
         self.ctx = ctx
@@ -51,6 +61,13 @@ class Service:
     async def handle_host(self, request: web.Request) -> web.StreamResponse:
         """Handler for requests routed by Host header (see `matches_host`)."""
         raise web.HTTPNotFound()
+
+    def state(self) -> Any:
+        """What clients stored here, JSON-serialisable, for tests (`Sandbox.inspect`). None: nothing."""
+        return None
+
+    def reset_state(self) -> None:
+        """Forget what clients stored (`Sandbox.reset`)."""
 
     # ---- error format ----------------------------------------------------------------------
     def error_body(self, status: int, message: str, code: str | None) -> Any:
@@ -95,6 +112,12 @@ class Service:
             return await request.json(loads=json.loads)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise BadRequest("Request body is not valid JSON") from None
+
+    def mount_url(self, request: web.Request) -> str:
+        """This service's base URL as the client reached it: the request's scheme, host and port,
+        then the prefix (nothing when it came in at the root of the HTTPS listener)."""
+        mount = "" if request.get(ROOT_MOUNT) else self.prefix
+        return f"{request.scheme}://{request.host}{mount}"
 
     def url(self, path: str = "") -> str:
         """Absolute URL of `path` under this service on the running sandbox."""

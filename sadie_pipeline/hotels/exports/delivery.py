@@ -1,0 +1,218 @@
+"""Lead exports (seed 000, Stage 6): one workbook per city and one per state of the live hotels
+(status 5, and 6 once exported), written to the object store at `exports/{state}/{city}.xlsx`,
+uploaded to OneDrive at `{folder}/{state}/{city}.xlsx` when Graph is configured, announced in
+Slack, and the hotels marked exported (status 6).
+
+Idempotent: each file's data digest is compared with the latest export of that file; the same
+data is neither written, uploaded nor announced again. A file whose announcement failed is
+announced by the next run."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from sadie_pipeline.hotels.exports.workbook import WorkbookStats, workbook_digest, write_leads_workbook
+from sadie_pipeline.regions import REGION_NAMES
+
+EXPORTED_STATUS = 6
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+_LEADS = """
+SELECT h.id AS hotel_id, coalesce(g.name, h.name) AS name, coalesce(g.city, h.city) AS city,
+       coalesce(g.state, h.state) AS state, coalesce(g.address, h.address) AS address, coalesce(g.zip, h.zip) AS zip,
+       coalesce(g.phone, h.phone) AS phone, coalesce(g.website, h.website) AS website,
+       be.name AS booking_engine, be.tier AS engine_tier, hbe.booking_url, g.room_count,
+       coalesce(g.rating, h.rating) AS rating, coalesce(g.review_count, h.review_count) AS review_count,
+       e.nearest_attraction, e.nearest_attraction_km, g.management_company, g.property_type,
+       g.contact_name, g.contact_title, g.email, dm.email_status, h.score, h.launched_at
+  FROM sadie_gtm.hotels h
+  LEFT JOIN sadie_gtm.golden_hotels g ON g.hotel_id = h.id
+  LEFT JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
+  LEFT JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
+  LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
+  LEFT JOIN sadie_gtm.hotel_decision_makers dm ON dm.id = g.contact_dm_id
+ WHERE h.region = %(region)s AND h.status IN (5, 6) AND (%(city)s::text IS NULL OR h.city = %(city)s)
+ ORDER BY h.city NULLS LAST, h.score DESC NULLS LAST, h.id
+"""
+
+_PEOPLE = """
+SELECT d.hotel_id, coalesce(g.name, h.name) AS hotel_name, h.city, d.full_name, d.title, d.email,
+       d.email_status, d.email_verified, d.phone, array_to_string(d.sources, ', ') AS sources, d.confidence
+  FROM sadie_gtm.hotel_decision_makers d
+  JOIN sadie_gtm.hotels h ON h.id = d.hotel_id
+  LEFT JOIN sadie_gtm.golden_hotels g ON g.hotel_id = h.id
+ WHERE h.region = %(region)s AND h.status IN (5, 6) AND d.merged_into IS NULL
+   AND (%(city)s::text IS NULL OR h.city = %(city)s)
+ ORDER BY h.city NULLS LAST, d.hotel_id, d.confidence DESC, d.id
+"""
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    region: str
+    scope: str          # city | state
+    city: str           # '' for the state file
+    hotels: int
+    decision_makers: int
+    object_uri: str
+    remote_path: str
+    web_url: str | None
+    upload_method: str
+    bytes: int
+
+
+@dataclass
+class ExportResult:
+    written: list[ExportFile] = field(default_factory=list)
+    unchanged: list[tuple[str, str, str]] = field(default_factory=list)   # (region, scope, city)
+    hotels_exported: int = 0
+    upload: str = ""
+    slack: str = ""
+
+
+def _safe_name(text: str) -> str:
+    return re.sub(r"[\\/:*?\"<>|\x00-\x1f]+", "-", text).strip(" .") or "unknown"
+
+
+def file_names(region: str, city: str | None) -> tuple[str, str]:
+    """(object key, OneDrive path below the folder) of a region's state file or a city's file."""
+    state = _safe_name(REGION_NAMES.get(region, region))
+    name = _safe_name(city) if city else state
+    return f"exports/{state}/{name}.xlsx", f"{state}/{name}.xlsx"
+
+
+def region_rows(conn: psycopg.Connection, region: str, cities: Sequence[str] = ()
+                ) -> tuple[dict[str | None, list[dict[str, Any]]], dict[str | None, list[dict[str, Any]]]]:
+    """The region's live hotels and their decision makers, by city, in file order: one query
+    each for the whole region (a state of 10,000 hotels is a few MB)."""
+    wanted = {c.lower() for c in cities}
+    grouped: list[dict[str | None, list[dict[str, Any]]]] = []
+    for sql in (_LEADS, _PEOPLE):
+        with conn.cursor(row_factory=dict_row) as cur:
+            by_city: dict[str | None, list[dict[str, Any]]] = {}
+            for row in cur.execute(sql, {"region": region, "city": None}):
+                city = row["city"]
+                if wanted and (city or "").lower() not in wanted:
+                    continue
+                by_city.setdefault(city, []).append(row)
+        grouped.append(by_city)
+    return grouped[0], grouped[1]
+
+
+def build_workbook(region: str, city: str | None, leads: Sequence[dict[str, Any]],
+                   people: Sequence[dict[str, Any]]) -> tuple[bytes, WorkbookStats]:
+    title = f"Hotel leads: {city + ', ' if city else ''}{REGION_NAMES.get(region, region)}"
+    buffer = io.BytesIO()
+    stats = write_leads_workbook(buffer, leads, people, title=title)
+    return buffer.getvalue(), stats
+
+
+def latest_export(conn: psycopg.Connection, region: str, scope: str, city: str) -> tuple[str, str | None] | None:
+    """(digest, slack_ts) of the file's latest export."""
+    row = conn.execute("""SELECT digest, slack_ts FROM sadie_gtm.lead_exports
+                           WHERE region = %s AND scope = %s AND city = %s ORDER BY exported_at DESC, id DESC LIMIT 1""",
+                       (region, scope, city)).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def mark_exported(conn: psycopg.Connection, region: str, city: str | None) -> int:
+    return conn.execute("""UPDATE sadie_gtm.hotels SET status = %s, exported_at = now(), updated_at = now()
+                            WHERE region = %s AND status = 5 AND (%s::text IS NULL OR city = %s)""",
+                        (EXPORTED_STATUS, region, city, city)).rowcount
+
+
+def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str, city: str | None,
+               leads: Sequence[dict[str, Any]], people: Sequence[dict[str, Any]], result: ExportResult) -> None:
+    """One file: its data compared with its latest export and, if new, written, uploaded,
+    recorded and its hotels marked exported (the caller commits)."""
+    scope, city_key = ("city", city) if city else ("state", "")
+    latest = latest_export(conn, region, scope, city_key)
+    if latest is not None and latest[0] == workbook_digest(leads, people):
+        result.unchanged.append((region, scope, city_key))
+        mark_exported(conn, region, city)
+        return
+    key, remote = file_names(region, city)
+    data, stats = build_workbook(region, city, leads, people)
+    uri = store.put_bytes(key, data, content_type=XLSX)
+    web_url, method, remote_path = None, "object_store", ""
+    if onedrive.configured():
+        uploaded = onedrive.upload(remote, data)
+        web_url, method, remote_path = uploaded.web_url, uploaded.method, uploaded.path
+    conn.execute(
+        """INSERT INTO sadie_gtm.lead_exports (region, scope, city, object_key, remote_path, web_url, upload_method,
+                                               digest, hotels, decision_makers, bytes)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+        (region, scope, city_key, key, remote_path or None, web_url, method, stats.digest, stats.hotels,
+         stats.decision_makers, len(data)))
+    result.hotels_exported += mark_exported(conn, region, city)
+    result.written.append(ExportFile(region, scope, city_key, stats.hotels, stats.decision_makers, uri,
+                                     remote_path, web_url, method, len(data)))
+
+
+def slack_message(region: str, files: Sequence[tuple[str, str, int, int, str]]) -> str:
+    """files: (scope, city, hotels, decision makers, link)."""
+    state = REGION_NAMES.get(region, region)
+    total = next((f[2] for f in files if f[0] == "state"), sum(f[2] for f in files if f[0] == "city"))
+    lines = [f"*Hotel leads exported: {state}* ({total} hotels, {len(files)} file{'s' if len(files) != 1 else ''})"]
+    for scope, city, hotels, people, link in files:
+        label = city if scope == "city" else f"{state} (all cities)"
+        lines.append(f"• <{link}|{label}.xlsx>: {hotels} hotels, {people} decision makers")
+    return "\n".join(lines)
+
+
+def announce(conn: psycopg.Connection, slack: Any, region: str, result: ExportResult) -> None:
+    """One Slack message for the region's files not yet announced (this run's, and any whose
+    message failed before); their rows get the message's ts."""
+    if not slack.configured():
+        result.slack = slack.not_configured_message()
+        return
+    rows = conn.execute(
+        """SELECT id, scope, city, hotels, decision_makers, coalesce(web_url, object_key)
+             FROM sadie_gtm.lead_exports e
+            WHERE region = %s AND slack_ts IS NULL
+              AND id = (SELECT max(id) FROM sadie_gtm.lead_exports x
+                         WHERE x.region = e.region AND x.scope = e.scope AND x.city = e.city)
+            ORDER BY scope, city""", (region,)).fetchall()
+    if not rows:
+        return
+    ts = slack.post(slack_message(region, [r[1:] for r in rows]))
+    conn.execute("UPDATE sadie_gtm.lead_exports SET slack_ts = %s WHERE id = ANY(%s)", (ts, [r[0] for r in rows]))
+    result.slack = f"announced {len(rows)} file(s)"
+
+
+def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: str, result: ExportResult,
+                  cities: Sequence[str] = (), actor: str = "lead_exports") -> None:
+    """Every city file of the region, then its state file, each committed on its own; then the
+    announcement. A failed file fails the run after the others are done, so a re-run redoes only it."""
+    failures = []
+    with database.connect() as conn:
+        leads, people = region_rows(conn, region, cities)
+        conn.commit()
+        files = [(city, leads[city], people.get(city, [])) for city in sorted(c for c in leads if c)]
+        if files and not cities:  # the state file is the whole state: not written for a few cities
+            files.append((None, [r for rows in leads.values() for r in rows],
+                          [r for rows in people.values() for r in rows]))
+        for city, city_leads, city_people in files:
+            try:
+                conn.execute("SELECT set_config('sadie.actor', %s, true)", (actor,))
+                export_one(conn, store, onedrive, region, city, city_leads, city_people, result)
+                conn.commit()
+            except Exception as exc:  # the other files go on; the error is raised after them
+                conn.rollback()
+                failures.append(f"{city or region}: {type(exc).__name__}: {exc}")
+        announce(conn, slack, region, result)
+    if failures:
+        raise ExportFailed(failures)
+
+
+class ExportFailed(RuntimeError):
+    def __init__(self, failures: Sequence[str]) -> None:
+        super().__init__(f"{len(failures)} export file(s) failed: " + "; ".join(failures))
+        self.failures = list(failures)

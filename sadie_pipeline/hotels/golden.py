@@ -1,0 +1,389 @@
+"""Golden records (seed 001, "Golden Record Merge"): every value the sources and layers gave for a
+hotel's fields becomes a candidate; `core.golden` picks each field's winner by source priority
+and confidence; the winners go to `golden_hotels`, every candidate to `field_provenance`.
+
+Where candidates come from:
+
+=====================  ==================================================  =====================
+table                  fields                                              source
+=====================  ==================================================  =====================
+hotel_sources          name, address, city, state, zip, phone, website,    google_maps (Serper),
+                       rating, review_count                                dmo_listing, csv_import
+hotel_owner_enrichment room_count                                          llm_extract (Groq) or
+                                                                           regex
+hotel_owner_enrichment management_company, property_type,                  llm_extract (research)
+                       chain_or_independent
+hotel_owner_enrichment management_company (the domain's registrant org)    rdap
+hotel_decision_makers  email, contact_name (one per active person)         the person's best source
+=====================  ==================================================  =====================
+
+Decision makers are merged first (`merge_decision_makers`): the same person found twice (another
+title, a first name only, the same address) collapses into one row by the seed's ON CONFLICT
+rules, and each person's confidence is recomputed by the seed's confidence model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+
+from sadie_pipeline.core.enrichment.confidence import BASE_CONFIDENCE, contact_confidence
+from sadie_pipeline.core.enrichment.contacts import is_first_name_only, is_generic_title
+from sadie_pipeline.core.enrichment.merge import find_match, merge_decision_maker
+from sadie_pipeline.core.golden import (
+    GOLDEN_FIELDS,
+    SOURCE_PRIORITY,
+    FieldCandidate,
+    FieldChoice,
+    choose_field,
+    golden_record,
+)
+
+DISCOVERY_SOURCES = {"serper": "google_maps", "dmo": "dmo_listing", "csv": "csv_import"}
+DISCOVERY_FIELDS = ("name", "address", "city", "state", "zip", "phone", "website", "rating", "review_count")
+STALE_AFTER_DAYS = 365
+_INT_FIELDS = {"room_count", "review_count"}
+
+
+@dataclass
+class GoldenResult:
+    hotels: int = 0
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    provenance_rows: int = 0
+    people_merged: int = 0
+    winners_by_source: dict[str, dict[str, int]] = field(default_factory=dict)
+    preview: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+# --- decision makers -------------------------------------------------------------------------------
+
+def _dm_confidence(dm: dict[str, Any], now: datetime) -> float:
+    sources = [s for s in dm.get("sources") or [] if s]
+    best = max(sources, key=lambda s: BASE_CONFIDENCE.get(s, 0.0), default="")
+    updated = dm.get("updated_at")
+    return contact_confidence(
+        best,
+        email_verified_o365=bool(dm.get("email_verified")),
+        multiple_sources=len(set(sources)) >= 2,
+        stale_data=bool(updated and now - updated > timedelta(days=STALE_AFTER_DAYS)),
+        first_name_only=is_first_name_only(dm.get("full_name")),
+        generic_title=is_generic_title(dm.get("title")),
+    )
+
+
+def plan_decision_maker_merge(people: Sequence[dict[str, Any]], now: datetime
+                              ) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """One hotel's active decision makers (ordered by id) collapsed person by person: the rows to
+    keep, with merged values and model confidence, and absorbed id -> surviving id."""
+    groups: list[list[dict[str, Any]]] = []
+    merged: list[dict[str, Any]] = []
+    for dm in people:
+        i = find_match(merged, dm)
+        if i is None:
+            groups.append([dm])
+            merged.append(dict(dm))
+        else:
+            groups[i].append(dm)
+            merged[i] = merge_decision_maker(merged[i], dm, now=now)
+    keep, absorbed = [], {}
+    for group, row in zip(groups, merged):
+        # the survivor is the row already holding the merged (name, title): the unique key stays free
+        survivor = next((g for g in group if (g["full_name"], g["title"]) == (row["full_name"], row["title"])),
+                        group[0])
+        row["id"] = survivor["id"]
+        _pick_email(row, group, now)
+        row["confidence"] = _dm_confidence(row, now)
+        keep.append(row)
+        for g in group:
+            if g["id"] != survivor["id"]:
+                absorbed[g["id"]] = survivor["id"]
+    return keep, absorbed
+
+
+def _pick_email(row: dict[str, Any], group: Sequence[dict[str, Any]], now: datetime) -> None:
+    """A person found with several addresses keeps the one the golden rules prefer (source
+    priority, then confidence), not merely the one found with the higher confidence."""
+    found = [g for g in group if g.get("email")]
+    if len({g["email"].strip().lower() for g in found}) < 2:
+        return
+    choice = choose_field("email", [_email_candidate(g) for g in found], now=now, stale_after_days=STALE_AFTER_DAYS)
+    if choice is not None:
+        owner = next(g for g in found if g["email"] == choice.value)
+        row["email"], row["email_status"] = owner["email"], owner.get("email_status")
+        row["email_verified"] = bool(owner.get("email_verified"))
+
+
+def _email_candidate(dm: dict[str, Any]) -> FieldCandidate:
+    return FieldCandidate("email", dm["email"], _dm_source(dm.get("sources"), dm.get("email_status")),
+                          email_status=dm.get("email_status"), email_verified=bool(dm.get("email_verified")),
+                          person_name=dm.get("full_name"), person_title=dm.get("title"),
+                          extracted_at=dm.get("updated_at"))
+
+
+def merge_decision_makers(conn: psycopg.Connection, hotel_ids: Sequence[int], now: datetime) -> int:
+    """Merges each hotel's duplicate people; returns how many rows were absorbed."""
+    cur = conn.execute(
+        """SELECT id, hotel_id, full_name, title, email, email_verified, email_status, phone, sources,
+                  confidence, raw_source_url, updated_at
+             FROM sadie_gtm.hotel_decision_makers
+            WHERE hotel_id = ANY(%s) AND merged_into IS NULL ORDER BY hotel_id, id""", (list(hotel_ids),))
+    names = [d.name for d in cur.description]
+    by_hotel: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for r in cur.fetchall():
+        row = dict(zip(names, r))
+        by_hotel[row["hotel_id"]].append(row)
+    absorbed_total = 0
+    for people in by_hotel.values():
+        keep, absorbed = plan_decision_maker_merge(people, now)
+        originals = {p["id"]: p for p in people}
+        for old_id, new_id in absorbed.items():
+            conn.execute("UPDATE sadie_gtm.hotel_decision_makers SET merged_into = %s, updated_at = now() WHERE id = %s",
+                         (new_id, old_id))
+        for row in keep:
+            before = originals[row["id"]]
+            cols = ("full_name", "title", "email", "email_status", "email_verified", "phone", "sources", "confidence")
+            if all(before.get(c) == row.get(c) for c in cols):
+                continue
+            conn.execute(
+                """UPDATE sadie_gtm.hotel_decision_makers
+                      SET full_name = %s, title = %s, email = %s, email_status = %s, email_verified = %s, phone = %s,
+                          sources = %s, confidence = %s, updated_at = now()
+                    WHERE id = %s""",
+                (row["full_name"], row["title"], row["email"], row.get("email_status"), bool(row["email_verified"]),
+                 row["phone"], sorted(set(row["sources"] or [])), row["confidence"], row["id"]))
+        absorbed_total += len(absorbed)
+    return absorbed_total
+
+
+# --- candidates ------------------------------------------------------------------------------------
+
+def _candidates_sql() -> str:
+    return """
+    SELECT h.id FROM sadie_gtm.hotels h
+      JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id AND hbe.booking_engine_id IS NOT NULL
+     WHERE h.region = %(region)s AND h.status IN (1, 3, 4, 5, 6)
+       AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
+     ORDER BY h.id"""
+
+
+def golden_hotel_ids(conn: psycopg.Connection, region: str, cities: Sequence[str] = ()) -> list[int]:
+    """Hotels of the region with a booking engine (detected and beyond)."""
+    return [r[0] for r in conn.execute(_candidates_sql(), {"region": region,
+                                                             "cities": [c.lower() for c in cities]})]
+
+
+def _layer_time(layer_updated_at: dict[str, Any] | None, layer: str) -> datetime | None:
+    value = (layer_updated_at or {}).get(layer)
+    return datetime.fromisoformat(value) if isinstance(value, str) else None
+
+
+def load_candidates(conn: psycopg.Connection, hotel_ids: Sequence[int]) -> dict[int, list[FieldCandidate]]:
+    """Every candidate value of the hotels' golden fields, by hotel."""
+    out: dict[int, list[FieldCandidate]] = defaultdict(list)
+    ids = list(hotel_ids)
+    for hotel_id, source, record, raw_path, seen in conn.execute(
+            """SELECT hotel_id, source, record, raw_s3_path, last_seen_at FROM sadie_gtm.hotel_sources
+                WHERE hotel_id = ANY(%s) ORDER BY id""", (ids,)):
+        src = DISCOVERY_SOURCES.get(source, source)
+        for name in DISCOVERY_FIELDS:
+            value = record.get(name)
+            if value not in (None, ""):
+                out[hotel_id].append(FieldCandidate(name, value, src, source_url=raw_path, extracted_at=seen))
+    for (hotel_id, room_count, room_source, mgmt, ptype, chain, org, stamps) in conn.execute(
+            """SELECT hotel_id, room_count, room_count_source, management_company, property_type,
+                      chain_or_independent, registrant_org, layer_updated_at
+                 FROM sadie_gtm.hotel_owner_enrichment WHERE hotel_id = ANY(%s)""", (ids,)):
+        if room_count is not None:
+            out[hotel_id].append(FieldCandidate("room_count", room_count,
+                                                "llm_extract" if room_source == "groq" else "regex",
+                                                extracted_at=_layer_time(stamps, "room_counts")))
+        research_at = _layer_time(stamps, "hotel_research")
+        for name, value in (("management_company", mgmt), ("property_type", ptype), ("chain_or_independent", chain)):
+            if value:
+                out[hotel_id].append(FieldCandidate(name, value, "llm_extract", extracted_at=research_at))
+        if org:
+            out[hotel_id].append(FieldCandidate("management_company", org, "rdap",
+                                                extracted_at=_layer_time(stamps, "rdap_owner")))
+    # absorbed rows are evidence too (another address for the same person), credited to the survivor
+    for (dm_id, hotel_id, full_name, title, email, status, verified, sources, url, updated) in conn.execute(
+            """SELECT coalesce(merged_into, id), hotel_id, full_name, title, email, email_status, email_verified,
+                      sources, raw_source_url, updated_at
+                 FROM sadie_gtm.hotel_decision_makers
+                WHERE hotel_id = ANY(%s) ORDER BY id""", (ids,)):
+        # no confidence: the person's stored one already has the model's modifiers, which the
+        # golden choice applies again (base by source + modifiers)
+        common = {"source_url": url, "extracted_at": updated, "person_name": full_name, "person_title": title}
+        out[hotel_id].append(_DmCandidate("contact_name", full_name, _dm_source(sources, None, "contact_name"),
+                                          dm_id=dm_id, **common))
+        if email:
+            out[hotel_id].append(_DmCandidate("email", email, _dm_source(sources, status), email_status=status,
+                                              email_verified=verified, dm_id=dm_id, **common))
+    return out
+
+
+@dataclass(frozen=True)
+class _DmCandidate(FieldCandidate):
+    """A candidate that belongs to one decision maker (so the contact's title follows its name)."""
+    dm_id: int | None = None
+
+
+def _dm_source(sources: Sequence[str] | None, email_status: str | None, field_name: str = "email") -> str:
+    """The source a person's value is credited to: a pattern guess is one; otherwise the person's
+    source that ranks highest for the field (a merged person carries every source that saw them)."""
+    if email_status == "pattern_guess" and field_name == "email":
+        return "email_pattern_guess"
+    priority = SOURCE_PRIORITY.get(field_name, {})
+    known = [s for s in sources or [] if s]
+    return max(known, key=lambda s: (priority.get(s, 0), BASE_CONFIDENCE.get(s, 0.0), s), default="website_scrape")
+
+
+# --- golden rows -----------------------------------------------------------------------------------
+
+def _dm_of(choice: FieldChoice | None) -> int | None:
+    if choice is None:
+        return None
+    for candidate, _ in choice.ranked:
+        if candidate.value == choice.value and candidate.source == choice.source:
+            return getattr(candidate, "dm_id", None)
+    return None
+
+
+def golden_row(hotel_id: int, region: str, choices: dict[str, FieldChoice],
+               titles: dict[int, str]) -> dict[str, Any]:
+    """The golden_hotels row: each field's winner; the contact is the owner of the chosen e-mail
+    (or the best-named person when nobody has one), with that person's title."""
+    row: dict[str, Any] = {"hotel_id": hotel_id, "region": region}
+    for name in GOLDEN_FIELDS:
+        choice = choices.get(name)
+        value = choice.value if choice is not None else None
+        if value is not None and name in _INT_FIELDS:
+            value = int(float(value))
+        row[name] = value
+    contact_dm = _dm_of(choices.get("email")) or _dm_of(choices.get("contact_name"))
+    if contact_dm is not None:
+        email_choice, name_choice = choices.get("email"), choices.get("contact_name")
+        owner_name = next((c.person_name for c, _ in (email_choice.ranked if email_choice else ())
+                           if getattr(c, "dm_id", None) == contact_dm), None)
+        row["contact_name"] = owner_name or (name_choice.value if name_choice else None)
+        row["contact_title"] = titles.get(contact_dm) or None
+    else:
+        row["contact_title"] = None
+    row["contact_dm_id"] = contact_dm
+    row["field_sources"] = {name: {"source": c.source, "confidence": c.confidence, "sources": list(c.sources)}
+                            for name, c in sorted(choices.items())}
+    row["filled_fields"] = sum(1 for name in GOLDEN_FIELDS if row.get(name) not in (None, ""))
+    row["total_fields"] = len(GOLDEN_FIELDS)
+    payload = json.dumps({k: row[k] for k in sorted(row)}, default=str, sort_keys=True)
+    row["record_hash"] = hashlib.sha256(payload.encode()).hexdigest()
+    return row
+
+
+def provenance_rows(hotel_id: int, choices: dict[str, FieldChoice]) -> Iterable[tuple[Any, ...]]:
+    """(hotel_id, dm_id, field, value, source, confidence, source_url, extracted_at, is_winner) for
+    every usable candidate; one candidate per (field, source, value), the best-ranked."""
+    for name, choice in choices.items():
+        seen: set[tuple[str, str]] = set()
+        for candidate, confidence in choice.ranked:
+            key = (candidate.source, str(candidate.value))
+            if key in seen:
+                continue
+            seen.add(key)
+            winner = candidate.source == choice.source and candidate.value == choice.value
+            yield (hotel_id, getattr(candidate, "dm_id", None), name, str(candidate.value), candidate.source,
+                   confidence, candidate.source_url, candidate.extracted_at, winner)
+
+
+_GOLDEN_COLUMNS = ("hotel_id", "region", *GOLDEN_FIELDS, "contact_dm_id", "field_sources", "filled_fields",
+                   "total_fields", "record_hash")
+
+
+def save_golden(conn: psycopg.Connection, rows: Sequence[dict[str, Any]], prov: Sequence[tuple[Any, ...]],
+                result: GoldenResult) -> None:
+    """Upserts the golden rows (untouched when their hash is the same) and the provenance rows;
+    winners are current (superseded_at NULL), every other value of the field points at its winner."""
+    cols = ", ".join(_GOLDEN_COLUMNS)
+    conn.execute("CREATE TEMP TABLE tmp_golden (LIKE sadie_gtm.golden_hotels INCLUDING DEFAULTS) ON COMMIT DROP")
+    with conn.cursor().copy(f"COPY tmp_golden ({cols}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row([json.dumps(row[c]) if c == "field_sources" else row.get(c) for c in _GOLDEN_COLUMNS])
+    before = dict(conn.execute(
+        "SELECT g.hotel_id, g.record_hash FROM sadie_gtm.golden_hotels g JOIN tmp_golden t USING (hotel_id)").fetchall())
+    sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in _GOLDEN_COLUMNS if c != "hotel_id")
+    conn.execute(f"""INSERT INTO sadie_gtm.golden_hotels ({cols}) SELECT {cols} FROM tmp_golden
+                     ON CONFLICT (hotel_id) DO UPDATE SET {sets}, updated_at = now()
+                     WHERE golden_hotels.record_hash IS DISTINCT FROM EXCLUDED.record_hash""")
+    for row in rows:
+        old = before.get(row["hotel_id"])
+        if old is None:
+            result.inserted += 1
+        elif old == row["record_hash"]:
+            result.unchanged += 1
+        else:
+            result.updated += 1
+
+    conn.execute("""CREATE TEMP TABLE tmp_prov (hotel_id integer, dm_id integer, field_name text, field_value text,
+                    source text, confidence double precision, source_url text, extracted_at timestamptz,
+                    is_winner boolean) ON COMMIT DROP""")
+    with conn.cursor().copy("COPY tmp_prov FROM STDIN") as copy:
+        for p in prov:
+            copy.write_row(p)
+    result.provenance_rows += conn.execute(
+        """INSERT INTO sadie_gtm.field_provenance AS p
+                  (hotel_id, dm_id, field_name, field_value, source, confidence, source_url, extracted_at)
+           SELECT hotel_id, dm_id, field_name, field_value, source, confidence, source_url,
+                  coalesce(extracted_at, now())
+             FROM tmp_prov
+           ON CONFLICT (hotel_id, field_name, source, md5(coalesce(field_value, ''))) DO UPDATE
+              SET confidence = EXCLUDED.confidence, dm_id = EXCLUDED.dm_id, source_url = EXCLUDED.source_url,
+                  extracted_at = EXCLUDED.extracted_at
+            WHERE (p.confidence, p.dm_id, p.source_url, p.extracted_at)
+                  IS DISTINCT FROM (EXCLUDED.confidence, EXCLUDED.dm_id, EXCLUDED.source_url, EXCLUDED.extracted_at)"""
+    ).rowcount
+    conn.execute(
+        """WITH winner AS (
+               SELECT p.id, p.hotel_id, p.field_name
+                 FROM tmp_prov t JOIN sadie_gtm.field_provenance p
+                   ON p.hotel_id = t.hotel_id AND p.field_name = t.field_name AND p.source = t.source
+                  AND md5(coalesce(p.field_value, '')) = md5(coalesce(t.field_value, ''))
+                WHERE t.is_winner)
+           UPDATE sadie_gtm.field_provenance p
+              SET superseded_by = CASE WHEN p.id = w.id THEN NULL ELSE w.id END,
+                  superseded_at = CASE WHEN p.id = w.id THEN NULL ELSE coalesce(p.superseded_at, now()) END
+             FROM winner w
+            WHERE p.hotel_id = w.hotel_id AND p.field_name = w.field_name
+              AND p.superseded_by IS DISTINCT FROM (CASE WHEN p.id = w.id THEN NULL ELSE w.id END)""")
+
+
+def build_golden(conn: psycopg.Connection, region: str, hotel_ids: Sequence[int], result: GoldenResult,
+                 now: datetime | None = None) -> None:
+    """Merges people, then builds and saves the golden record of each hotel."""
+    now = now or datetime.now(UTC)
+    if not hotel_ids:
+        return
+    result.people_merged += merge_decision_makers(conn, hotel_ids, now)
+    candidates = load_candidates(conn, hotel_ids)
+    titles = dict(conn.execute("SELECT id, title FROM sadie_gtm.hotel_decision_makers WHERE hotel_id = ANY(%s)",
+                               (list(hotel_ids),)).fetchall())
+    rows, prov = [], []
+    for hotel_id in hotel_ids:
+        choices = golden_record(candidates.get(hotel_id, []), now=now, stale_after_days=STALE_AFTER_DAYS)
+        row = golden_row(hotel_id, region, choices, titles)
+        rows.append(row)
+        prov.extend(provenance_rows(hotel_id, choices))
+        for name, choice in choices.items():
+            by_source = result.winners_by_source.setdefault(name, {})
+            by_source[choice.source] = by_source.get(choice.source, 0) + 1
+        if len(result.preview) < 10:
+            result.preview.append((hotel_id, row["name"], row["city"], row["email"], row["contact_name"],
+                                   row["room_count"], f"{row['filled_fields']}/{row['total_fields']}"))
+    save_golden(conn, rows, prov, result)
+    result.hotels += len(rows)
