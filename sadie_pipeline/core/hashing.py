@@ -24,5 +24,5 @@ def listing_match_hash(values: Iterable[str | None]) -> str:
 
 def change_hash(values: Iterable[Any]) -> str:
     """A short digest of a group of fields, to tell changed from unchanged."""
-    payload = "\x1f".join("" if v is None else str(v) for v in values)
+    payload = "\x1f".join(["" if v is None else v if type(v) is str else str(v) for v in values])
     return hashlib.blake2b(payload.encode(), digest_size=16).hexdigest()

@@ -104,11 +104,12 @@ class RecordTransformer:
 
         explicit = rec.pop("explicit_source_id", None)
         rec["source_id"] = raw.get("source_id") or source_id_for(self.dmo_id, rec.get("name"), rec.get("city"), explicit)
-        rec["listing_match_hash"] = listing_match_hash(rec.get(f) for f in self.match_fields)
-        rec["l_hash"] = change_hash(rec.get(f) for f in LISTING_FIELDS)
-        rec["location_hash"] = change_hash(rec.get(f) for f in LOCATION_FIELDS)
-        rec["li_hash"] = change_hash(rec.get(f) for f in LISTING_INFO_FIELDS)
-        rec["contact_info_hash"] = change_hash(rec.get(f) for f in CONTACT_FIELDS)
+        get = rec.get
+        rec["listing_match_hash"] = listing_match_hash([get(f) for f in self.match_fields])
+        rec["l_hash"] = change_hash([get(f) for f in LISTING_FIELDS])
+        rec["location_hash"] = change_hash([get(f) for f in LOCATION_FIELDS])
+        rec["li_hash"] = change_hash([get(f) for f in LISTING_INFO_FIELDS])
+        rec["contact_info_hash"] = change_hash([get(f) for f in CONTACT_FIELDS])
         rec["images_hash"] = change_hash(rec["images"])
         rec["hours_hash"] = change_hash(rec["hours"])
         return TransformResult(rec)

@@ -93,6 +93,7 @@ def launched_leads(context: AssetExecutionContext, config: LaunchConfig, databas
     criteria = LaunchCriteria(min_score=config.min_score, required_fields=tuple(config.required_fields),
                               tiers=tuple(config.tiers), require_contact_email=config.require_contact_email)
     result = LaunchResult()
+    database.analyze("sadie_gtm.hotels")  # scoring just moved every hotel's status
     for region in context.partition_keys:
         with database.connect() as conn:
             conn.execute("SELECT set_config('sadie.actor', %s, true)", (_actor(context),))
@@ -117,6 +118,7 @@ def lead_exports(context: AssetExecutionContext, config: CitiesOnly, database: D
     to exports/{state}/{city}.xlsx, uploaded to OneDrive when configured, announced in Slack;
     status 6. Files whose data did not change are left alone and not announced again."""
     result = ExportResult()
+    database.analyze("sadie_gtm.hotels")  # the launch just moved every hotel's status
     result.upload = "onedrive" if onedrive.configured() else f"object store only ({onedrive.not_configured_message()})"
     for region in context.partition_keys:
         export_region(database, object_store, onedrive, slack, region, result, config.cities, actor=_actor(context))

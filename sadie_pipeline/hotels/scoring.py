@@ -4,9 +4,14 @@ score from `core.scoring`, its components in `score_details`, and status 4."""
 
 from __future__ import annotations
 
+import collections
+import queue
+import threading
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any
 
 import orjson
@@ -53,13 +58,12 @@ class ScoreResult:
     def mean(self) -> float:
         return round(self.total_score / self.scored, 1) if self.scored else 0.0
 
-    def add(self, hotel_id: int, score: int, details: dict[str, Any]) -> None:
+    def add(self, hotel_id: int, score: int, components: str) -> None:
         self.scored += 1
         self.total_score += score
         self.histogram[min(score // 10 * 10, 90)] += 1
         if len(self.preview) < 10:
-            parts = {k: v["points"] for k, v in details.items() if isinstance(v, dict) and "points" in v}
-            self.preview.append((hotel_id, score, ", ".join(f"{k} {v:g}" for k, v in parts.items())))
+            self.preview.append((hotel_id, score, components))
 
 
 def _lead(r: Sequence[Any]) -> LeadInput:
@@ -81,27 +85,89 @@ WITH moved AS (
            status = CASE WHEN h.status IN (1, 3) THEN %s ELSE h.status END
       FROM tmp_scores t
      WHERE h.id = t.hotel_id
-       AND (h.score IS DISTINCT FROM t.score OR h.score_details IS DISTINCT FROM t.details OR h.status IN (1, 3))
+       AND (h.status IN (1, 3) OR h.score IS DISTINCT FROM t.score OR h.score_details IS DISTINCT FROM t.details)
  RETURNING h.id)
 SELECT count(*) FROM moved
 """
+_DONE = None
+
+
+def _writer(conn: psycopg.Connection, chunks: queue.Queue, changed: list[int]) -> None:
+    """Writes each chunk of scores (COPY of the block into a temp table, one UPDATE) as it comes;
+    the database works on chunk n while the workers score the next ones."""
+    conn.execute("CREATE TEMP TABLE tmp_scores (hotel_id integer, score integer, details jsonb) ON COMMIT DROP")
+    while (block := chunks.get()) is not _DONE:
+        with conn.cursor().copy("COPY tmp_scores FROM STDIN") as copy:
+            copy.write(block)
+        conn.execute("ANALYZE tmp_scores")  # else the planner guesses its size and scans all hotels per chunk
+        changed[0] += conn.execute(_SAVE, (SCORED_STATUS,)).fetchone()[0]
+        conn.execute("TRUNCATE tmp_scores")
+
+
+def _score_chunk(rows: Sequence[Sequence[Any]], weights: ScoreWeights) -> tuple[bytes, list[tuple[int, int, str]]]:
+    """A chunk of input rows scored (in a worker): the chunk as COPY text (hotel id, score,
+    details JSON) and (hotel id, score, components in short) per hotel."""
+    lines, scored = [], []
+    for hotel_id, score, details in score_leads([_lead(r) for r in rows], weights):
+        # COPY text format: JSON never holds a raw tab or newline; its backslashes are doubled
+        lines.append(b"%d\t%d\t%s\n" % (hotel_id, score, orjson.dumps(details).replace(b"\\", b"\\\\")))
+        parts = ", ".join(f"{k} {v['points']:g}" for k, v in details.items() if isinstance(v, dict) and "points" in v)
+        scored.append((hotel_id, score, parts))
+    return b"".join(lines), scored
 
 
 def score_regions(database: Any, regions: Sequence[str], weights: ScoreWeights, result: ScoreResult,
-                  cities: Sequence[str] = (), *, actor: str = "lead_scores", chunk: int = 5000) -> None:
+                  cities: Sequence[str] = (), *, actor: str = "lead_scores", chunk: int = 5000,
+                  workers: int = 2) -> None:
     """Scores the regions' hotels in one pass: the inputs stream from one connection in chunks,
-    the scores stream into a COPY on another (the database ingests while Python scores), then
-    one UPDATE writes score, details and status 4 (launched and exported hotels keep theirs;
-    an unchanged score leaves its row untouched). Memory stays at one chunk."""
+    `workers` forked processes score them, and a writer thread saves each chunk on another
+    connection (score, details and status 4, one transaction for all chunks; launched and
+    exported hotels keep their status; an unchanged score leaves its row untouched). The
+    database writes chunk n while the workers score the next ones; memory stays at a few chunks."""
     params = {"regions": list(regions), "cities": [c.lower() for c in cities]}
     with database.connect() as read, database.connect() as write:
         write.execute("SELECT set_config('sadie.actor', %s, true)", (actor,))
-        write.execute("CREATE TEMP TABLE tmp_scores (hotel_id integer, score integer, details jsonb) ON COMMIT DROP")
-        with read.cursor(name="lead_inputs") as cur, write.cursor().copy("COPY tmp_scores FROM STDIN") as copy:
-            cur.itersize = chunk
-            cur.execute(_TO_SCORE, params)
-            while rows := cur.fetchmany(chunk):
-                for hotel_id, score, details in score_leads([_lead(r) for r in rows], weights):
-                    copy.write_row((hotel_id, score, orjson.dumps(details).decode()))
-                    result.add(hotel_id, score, details)
-        result.changed += write.execute(_SAVE, (SCORED_STATUS,)).fetchone()[0]
+        chunks: queue.Queue = queue.Queue(maxsize=2)
+        changed = [0]
+        errors: list[BaseException] = []
+
+        def run_writer() -> None:
+            try:
+                _writer(write, chunks, changed)
+            except BaseException as exc:  # re-raised by the scoring thread
+                errors.append(exc)
+                while chunks.get() is not _DONE:  # drain, so the producer never blocks
+                    pass
+
+        def save(chunk_result: tuple[bytes, list[tuple[int, int, str]]]) -> None:
+            block, scored = chunk_result
+            chunks.put(block)
+            for hotel_id, score, parts in scored:
+                result.add(hotel_id, score, parts)
+
+        thread = threading.Thread(target=run_writer, name="score-writer")
+        thread.start()
+        # fork: the workers start at once with everything imported
+        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork")) if workers > 1 else None
+        try:
+            pending: collections.deque = collections.deque()
+            with read.cursor(name="lead_inputs") as cur:
+                cur.itersize = chunk
+                cur.execute(_TO_SCORE, params)
+                while (rows := cur.fetchmany(chunk)) and not errors:
+                    if pool is None:
+                        save(_score_chunk(rows, weights))
+                        continue
+                    pending.append(pool.submit(_score_chunk, rows, weights))
+                    while len(pending) > workers:
+                        save(pending.popleft().result())
+            while pending and not errors:
+                save(pending.popleft().result())
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+            chunks.put(_DONE)
+            thread.join()
+        if errors:
+            raise errors[0]
+        result.changed += changed[0]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +11,7 @@ import psycopg
 
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
-from sadie_pipeline.listings.raw_files import SplitWriter, WrittenFile, file_key
+from sadie_pipeline.listings.raw_files import RawLines, SplitWriter, WrittenFile, file_key
 from sadie_pipeline.listings.readers import UnreadableFileError, iter_records
 from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
 from sadie_pipeline.resources.database import Database
@@ -101,7 +100,7 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     name_col, city_col, id_col = names.get("name"), names.get("city"), names.get("explicit_source_id")
     writer = SplitWriter(store, lambda seq: file_key("raw", dmo.slug, day, job_id, seq),
                          imp["max_records_per_file"], imp["max_bytes_per_file"], existing)
-    imported_at = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    raw_line = RawLines(dmo.id, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), imported_by)
     digest = hashlib.sha256()
     count = 0
     try:
@@ -113,25 +112,13 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
                 explicit = record.get(id_col) if id_col else None
                 source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
                                           explicit.strip() if isinstance(explicit, str) else None)
-                writer.write(raw_line(record, {
-                    "rec_num": count, "dmo_id": dmo.id, "source_id": source_id,
-                    "imported_at": imported_at, "imported_by": imported_by}))
+                writer.write(raw_line(record, count, source_id))
     except BaseException:
         writer.abort()
         raise
     if count == 0:
         raise UnreadableFileError(f"{key.rsplit('/', 1)[-1]}: the file has a header but no records")
     return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
-
-
-def raw_line(record: dict[str, Any], metadata: dict[str, Any]) -> bytes:
-    """The record as imported plus the metadata columns (they win over same-named columns) and
-    raw_hash, a digest of the record's own content that lets an unchanged record skip staging work."""
-    body = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    metadata["raw_hash"] = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
-    meta = json.dumps(metadata, ensure_ascii=False, separators=(",", ":"))
-    joined = body[:-1] + "," + meta[1:] if len(body) > 2 else meta
-    return (joined + "\n").encode()
 
 
 class _HashingReader:

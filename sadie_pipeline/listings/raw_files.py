@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
+import hashlib
 import io
 import json
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, BinaryIO
 
 from sadie_pipeline.resources.object_store import ObjectStore
 
@@ -73,7 +77,7 @@ class SplitWriter:
             return
         self._stack = ExitStack()
         self._raw = self._stack.enter_context(self.store.open_write(self.key_for_seq(self._seq)))
-        self._gz = self._stack.enter_context(gzip.GzipFile(fileobj=self._raw, mode="wb", compresslevel=self.compresslevel, mtime=0))
+        self._gz = self._stack.enter_context(GzipLines(self._raw, self.compresslevel))
 
     def _close_part(self) -> None:
         key = self.key_for_seq(self._seq)
@@ -86,11 +90,106 @@ class SplitWriter:
         self._count = 0
 
 
-def iter_jsonl_gz(store: ObjectStore, key: str) -> Iterator[dict[str, Any]]:
+class GzipLines:
+    """A gzip stream of lines, written in chunks of about 1 MB that a background thread compresses
+    (zlib releases the GIL) while the caller builds the next lines. A context manager: a clean
+    exit finishes the stream; an exception leaves it unfinished."""
+
+    CHUNK_BYTES = 1 << 20
+    MAX_PENDING = 4
+
+    def __init__(self, fileobj: BinaryIO, compresslevel: int = 1):
+        self._gz = gzip.GzipFile(fileobj=fileobj, mode="wb", compresslevel=compresslevel, mtime=0)
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="gzip")
+        self._pending: deque[Future] = deque()
+        self._lines: list[bytes] = []
+        self._size = 0
+
+    def write(self, line: bytes) -> None:
+        self._lines.append(line)
+        self._size += len(line)
+        if self._size >= self.CHUNK_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._lines:
+            self._pending.append(self._pool.submit(self._gz.write, b"".join(self._lines)))
+            self._lines, self._size = [], 0
+        while len(self._pending) > self.MAX_PENDING:
+            self._pending.popleft().result()
+
+    def close(self) -> None:
+        self._flush()
+        self._drain()
+        self._gz.close()
+
+    def _drain(self) -> None:
+        try:
+            while self._pending:
+                self._pending.popleft().result()
+        finally:
+            self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> GzipLines:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+            return
+        try:  # the thread must be done with the file before the caller closes it
+            self._drain()
+        except Exception:  # noqa: BLE001 - the exception already raised is the one that matters
+            pass
+
+
+def iter_lines_gz(store: ObjectStore, key: str) -> Iterator[bytes]:
     with store.open_read(key) as raw, gzip.GzipFile(fileobj=raw, mode="rb") as gz:
-        for line in io.BufferedReader(gz, buffer_size=1 << 20):
-            yield json.loads(line)
+        yield from io.BufferedReader(gz, buffer_size=1 << 20)
+
+
+def iter_jsonl_gz(store: ObjectStore, key: str) -> Iterator[dict[str, Any]]:
+    for line in iter_lines_gz(store, key):
+        yield json.loads(line)
+
+
+_encode_line = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
 
 
 def dumps_line(record: dict[str, Any]) -> bytes:
-    return (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode()
+    return (_encode_line(record) + "\n").encode()
+
+
+# --- raw lines: the record as imported, then the metadata columns --------------------------------
+
+class RawLines:
+    """Builds raw lines: the record as imported plus the metadata columns rec_num, dmo_id, source_id,
+    imported_at, imported_by (they win over same-named columns) and raw_hash, a digest of the
+    record's own content that lets an unchanged record skip staging work. The metadata comes
+    last, so raw_metadata() can read it back without decoding the record."""
+
+    def __init__(self, dmo_id: int, imported_at: str, imported_by: str):
+        dumps = partial(json.dumps, ensure_ascii=False)
+        self._fixed = f',"dmo_id":{dumps(dmo_id)}'
+        self._who = f',"imported_at":{dumps(imported_at)},"imported_by":{dumps(imported_by)}'
+        self._encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+    def __call__(self, record: dict[str, Any], rec_num: int, source_id: str) -> bytes:
+        body = self._encode(record)
+        raw_hash = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+        plain = source_id.isascii() and source_id.isalnum()  # a sha1 hex digest, most of the time
+        source = f'"{source_id}"' if plain else json.dumps(source_id, ensure_ascii=False)
+        meta = f'"rec_num":{rec_num:d}{self._fixed},"source_id":{source}{self._who},"raw_hash":"{raw_hash}"}}\n'
+        return ((body[:-1] + "," if len(body) > 2 else "{") + meta).encode()
+
+
+_META_START = b',"rec_num":'
+
+
+def raw_metadata(line: bytes) -> dict[str, Any]:
+    """The metadata columns of a raw line (see RawLines), without decoding the record itself.
+    Inside JSON strings a quote is escaped, so the last `,"rec_num":` is the metadata's key."""
+    start = line.rfind(_META_START)
+    if start < 0:
+        return json.loads(line)
+    return json.loads(b"{" + line[start + 1:])

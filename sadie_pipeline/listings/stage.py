@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import gzip
 import json
 import os
 from collections.abc import Callable
@@ -17,7 +16,7 @@ import psycopg
 from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings import stage_sql as sql
-from sadie_pipeline.listings.raw_files import dumps_line, file_key, iter_jsonl_gz
+from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_metadata
 from sadie_pipeline.listings.repository import Dmo, job_config, set_job_state
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -81,10 +80,10 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
             todo.append(FileTask(file_id, batch, day))
     job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config, reusable)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    # Worth its start-up only when most records need transforming (no reusable earlier import).
-    if workers > 1 and len(todo) >= PARALLEL_FROM_FILES and not reusable:
-        # fork: the workers start in milliseconds with everything imported; they only open
-        # their own connections and files.
+    if workers > 1 and len(todo) >= PARALLEL_FROM_FILES:
+        # fork: the workers start in milliseconds with everything imported (the reusable rows
+        # too); they only open their own connections and files. Even when most records reuse
+        # their earlier staging, one worker's copy in the database overlaps the other's reading.
         with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker,
                                  initargs=(job,)) as pool:
             for task, reused in zip(todo, pool.map(_stage_file_in_worker, todo)):
@@ -161,13 +160,17 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
     reused: list[tuple[int, int]] = []
     errors: list[tuple[Any, ...]] = []
     out_key = file_key("transformed", dmo.slug, task.day, job_id, batch)
-    with store.open_write(out_key) as fh, gzip.GzipFile(fileobj=fh, mode="wb", compresslevel=1, mtime=0) as gz:
-        for raw in iter_jsonl_gz(store, file_key("raw", dmo.slug, task.day, job_id, batch)):
-            previous = job.reusable.get(raw.get("raw_hash"))
-            if previous is not None:
-                reused.append((raw["rec_num"], previous))
-                gz.write(dumps_line({"rec_num": raw["rec_num"], "same_as_staged_row": previous}))
-                continue
+    reusable = job.reusable
+    with store.open_write(out_key) as fh, GzipLines(fh) as out:
+        for line in iter_lines_gz(store, file_key("raw", dmo.slug, task.day, job_id, batch)):
+            if reusable:  # the metadata alone tells an unchanged record; its content is not decoded
+                meta = raw_metadata(line)
+                previous = reusable.get(meta.get("raw_hash"))
+                if previous is not None:
+                    reused.append((meta["rec_num"], previous))
+                    out.write(b'{"rec_num":%d,"same_as_staged_row":%d}\n' % (meta["rec_num"], previous))
+                    continue
+            raw = json.loads(line)
             res = transformer(raw)
             if res.record is None:
                 errors.append((job_id, task.file_id, raw.get("rec_num"), raw.get("source_id"),
@@ -177,18 +180,18 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             res.record["rec_num"] = raw.get("rec_num")
             res.record["raw_hash"] = raw.get("raw_hash")
             staged.append(res.record)
-            gz.write(dumps_line(res.record))
+            out.write(dumps_line(res.record))
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
             "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(reused),))]
         with conn.cursor() as cur:
             with cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
-                    copy.write_row((sid, job_id, dmo.id, batch, *(rec.get(c) for c in LISTING_COLUMNS[4:])))
+                    copy.write_row([sid, job_id, dmo.id, batch, *[rec.get(c) for c in LISTING_COLUMNS[4:]]])
             with cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
-                    copy.write_row((sid, job_id, *(
-                        json.dumps(rec.get(c)) if c in _JSON_COLUMNS else rec.get(c) for c in INFO_COLUMNS[2:])))
+                    copy.write_row([sid, job_id, *[json.dumps(rec.get(c)) if c in _JSON_COLUMNS else rec.get(c)
+                                                   for c in INFO_COLUMNS[2:]]])
             if reused:
                 _copy_reused(cur, ids[len(staged):], reused, job_id, dmo.id, batch)
             if errors:
@@ -230,10 +233,10 @@ def _copy_reused(cur: psycopg.Cursor, ids: list[int], reused: list[tuple[int, in
 
 def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:
     params = {"job": job_id, "dmo": dmo.id, "auto_match": config["stage"]["auto_match_threshold"]}
-    for stmt in (*sql.LOAD_WORK, sql.MATCH_BY_HASH):
+    for stmt in sql.LOAD_WORK:
         conn.execute(stmt, params)
     _fuzzy(conn, params, config["stage"]["review_threshold"])
-    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, *sql.ACTIONS, *sql.REVIEW_FLAGS, sql.WRITE_BACK):
+    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, sql.WRITE_BACK):
         conn.execute(stmt, params)
     if config["import"]["full_import"]:
         for stmt in sql.DETECT_DELETIONS:

@@ -1,12 +1,15 @@
 """Job-level staging SQL: duplicates, matching, actions, review flags and deletion detection.
 
-The work happens on `work`, a narrow temporary copy of the job's keys and hashes, and is
-written back to staging.listings in one UPDATE: many passes over narrow rows instead of many
-rewrites of wide ones. Every statement is scoped to one job, so the whole resolution can run
-again (a retried stage recomputes it from the staged rows)."""
+The work happens on `work`, a narrow temporary copy of the job's keys, hashes and matches: one
+statement builds it with the exact rules (duplicates in the batch, bridge, match hash), fuzzy
+matching fills in some of the rest, and one UPDATE computes the actions and review flags and
+writes everything back to staging.listings. Every statement is scoped to one job, so the whole
+resolution can run again (a retried stage recomputes it from the staged rows)."""
 
-# The job's rows with their exact duplicates and bridge matches, in one pass.
+# The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
 LOAD_WORK = [
+    "SET LOCAL work_mem = '64MB'",
+    "DELETE FROM staging.listing_info WHERE id IN (SELECT id FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL)",
     "DELETE FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL",
     """CREATE TEMP TABLE work ON COMMIT DROP AS
        WITH rows AS (
@@ -20,32 +23,33 @@ LOAD_WORK = [
            SELECT r.*, CASE WHEN r.by_source <> r.id THEN r.by_source
                             WHEN r.by_hash <> r.id THEN r.by_hash END AS duplicate_of,
                        CASE WHEN r.by_source <> r.id THEN 'source_id' ELSE 'match_hash' END AS duplicate_method
-             FROM rows r)
-       SELECT d.id, d.rec_num, d.dmo_id, d.source_id, d.listing_match_hash, d.l_hash, d.location_hash,
-              d.li_hash, d.contact_info_hash, d.images_hash, d.hours_hash, d.duplicate_of,
-              CASE WHEN d.duplicate_of IS NOT NULL THEN d.duplicate_method
-                   WHEN bl.target_id IS NOT NULL THEN 'source_id' END AS match_method,
-              CASE WHEN d.duplicate_of IS NOT NULL OR bl.target_id IS NOT NULL THEN 1 END::numeric(5, 4) AS certainty_score,
-              CASE WHEN d.duplicate_of IS NULL THEN bl.target_id END AS target_listing_id,
-              CASE WHEN d.duplicate_of IS NULL THEN bli.target_id END AS target_listing_info_id,
-              NULL::text AS action, NULL::text AS l_action, NULL::text AS li_action,
-              NULL::text AS review_status, NULL::text AS review_reason
-         FROM dups d
-         LEFT JOIN pipeline.bridge_source_target bl
-                ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
-         LEFT JOIN pipeline.bridge_source_target bli
-                ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'""",
+             FROM rows r),
+       matched AS (
+           SELECT d.*, bl.target_id AS bridge_listing, bli.target_id AS bridge_info, h.id AS hash_listing
+             FROM dups d
+             LEFT JOIN pipeline.bridge_source_target bl
+                    ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
+             LEFT JOIN pipeline.bridge_source_target bli
+                    ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'
+             LEFT JOIN (
+                    SELECT l.listing_match_hash, min(l.id) AS id FROM public.listings l
+                     WHERE l.listing_status <> 'merged' AND l.listing_match_hash IN (
+                           SELECT listing_match_hash FROM staging.listings WHERE job_id = %(job)s)
+                     GROUP BY l.listing_match_hash) h
+                    ON h.listing_match_hash = d.listing_match_hash AND d.duplicate_of IS NULL AND bl.target_id IS NULL)
+       SELECT m.id, m.rec_num, m.dmo_id, m.source_id, m.listing_match_hash, m.l_hash, m.location_hash,
+              m.li_hash, m.contact_info_hash, m.images_hash, m.hours_hash, m.duplicate_of,
+              CASE WHEN m.duplicate_of IS NOT NULL THEN m.duplicate_method
+                   WHEN m.bridge_listing IS NOT NULL THEN 'source_id'
+                   WHEN m.hash_listing IS NOT NULL THEN 'match_hash' END AS match_method,
+              CASE WHEN m.duplicate_of IS NOT NULL OR m.bridge_listing IS NOT NULL OR m.hash_listing IS NOT NULL
+                   THEN 1 END::numeric(5, 4) AS certainty_score,
+              CASE WHEN m.duplicate_of IS NULL THEN coalesce(m.bridge_listing, m.hash_listing) END AS target_listing_id,
+              CASE WHEN m.duplicate_of IS NULL THEN m.bridge_info END AS target_listing_info_id
+         FROM matched m""",
     "CREATE UNIQUE INDEX ON work (id)",
     "ANALYZE work",
 ]
-
-MATCH_BY_HASH = """
-UPDATE work w SET target_listing_id = m.id, match_method = 'match_hash', certainty_score = 1
-  FROM (SELECT listing_match_hash, min(id) AS id FROM public.listings
-         WHERE listing_status <> 'merged' AND listing_match_hash IN (SELECT listing_match_hash FROM work)
-         GROUP BY listing_match_hash) m
- WHERE w.duplicate_of IS NULL AND w.target_listing_id IS NULL AND m.listing_match_hash = w.listing_match_hash
-"""
 
 UNMATCHED_ROWS = """
 SELECT w.id, s.name, s.address1, s.city, s.zip, i.international_phone
@@ -83,61 +87,57 @@ UPDATE work w SET target_listing_info_id = li.id FROM public.listing_info li
    AND li.listing_id = w.target_listing_id AND li.dmo_id = w.dmo_id
 """
 
+# Actions and review flags, written back to staging.listings in one pass.
 # Listing-level fields change only when this DMO's own data changed since it last sent them
 # (a second DMO linking to a listing does not rename it), or to bring back a hidden listing.
-ACTIONS = [
-    """UPDATE work w
-          SET l_action = CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
-                              WHEN w.target_listing_id IS NULL THEN 'insert'
-                              WHEN NOT l.listing_visible THEN 'update'
-                              WHEN li.id IS NULL THEN 'unchanged'
-                              WHEN li.l_hash IS DISTINCT FROM w.l_hash
-                                OR li.location_hash IS DISTINCT FROM w.location_hash THEN 'update'
-                              ELSE 'unchanged' END,
-              li_action = CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
-                               WHEN li.id IS NULL THEN 'insert'
-                               WHEN li.li_hash IS DISTINCT FROM w.li_hash
-                                 OR li.contact_info_hash IS DISTINCT FROM w.contact_info_hash
-                                 OR li.images_hash IS DISTINCT FROM w.images_hash
-                                 OR li.hours_hash IS DISTINCT FROM w.hours_hash
-                                 OR NOT li.info_visible THEN 'update'
-                               ELSE 'unchanged' END
-         FROM work w2
-         LEFT JOIN public.listings l ON l.id = w2.target_listing_id
-         LEFT JOIN public.listing_info li ON li.id = w2.target_listing_info_id
-        WHERE w2.id = w.id""",
-    """UPDATE work SET action = CASE WHEN l_action = 'duplicate' THEN 'duplicate'
-                                     WHEN li_action = 'insert' THEN 'insert'
-                                     WHEN l_action = 'update' OR li_action = 'update' THEN 'update'
-                                     ELSE 'unchanged' END""",
-]
-
-REVIEW_FLAGS = [
-    """UPDATE work SET review_status = 'pending',
-              review_reason = 'duplicate of staged row ' || duplicate_of
-                              || coalesce(' (certainty ' || certainty_score || ')', '')
-        WHERE action = 'duplicate'""",
-    """UPDATE work SET review_status = 'pending',
-              review_reason = 'fuzzy match to listing ' || target_listing_id || ' with certainty ' || certainty_score
-        WHERE match_method = 'fuzzy' AND duplicate_of IS NULL AND certainty_score < %(auto_match)s""",
-    """UPDATE work w SET review_status = 'pending',
-              review_reason = 'listing ' || w.target_listing_id || ' was edited by hand'
-         FROM public.listings l
-        WHERE w.review_status IS NULL AND w.l_action = 'update' AND l.id = w.target_listing_id AND l.manually_modified""",
-    """UPDATE work w SET review_status = 'pending',
-              review_reason = 'listing_info ' || w.target_listing_info_id || ' was edited by hand'
-         FROM public.listing_info li
-        WHERE w.review_status IS NULL AND w.li_action = 'update' AND li.id = w.target_listing_info_id
-          AND li.manually_modified""",
-]
-
+# Review: duplicates, fuzzy matches under the auto-match threshold, and updates of anything a
+# person edited by hand wait for a decision.
 WRITE_BACK = """
+WITH sides AS (
+    SELECT w.*, l.manually_modified AS l_manual, li.manually_modified AS li_manual,
+           CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
+                WHEN w.target_listing_id IS NULL THEN 'insert'
+                WHEN NOT l.listing_visible THEN 'update'
+                WHEN li.id IS NULL THEN 'unchanged'
+                WHEN li.l_hash IS DISTINCT FROM w.l_hash
+                  OR li.location_hash IS DISTINCT FROM w.location_hash THEN 'update'
+                ELSE 'unchanged' END AS l_action,
+           CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
+                WHEN li.id IS NULL THEN 'insert'
+                WHEN li.li_hash IS DISTINCT FROM w.li_hash
+                  OR li.contact_info_hash IS DISTINCT FROM w.contact_info_hash
+                  OR li.images_hash IS DISTINCT FROM w.images_hash
+                  OR li.hours_hash IS DISTINCT FROM w.hours_hash
+                  OR NOT li.info_visible THEN 'update'
+                ELSE 'unchanged' END AS li_action
+      FROM work w
+      LEFT JOIN public.listings l ON l.id = w.target_listing_id
+      LEFT JOIN public.listing_info li ON li.id = w.target_listing_info_id),
+actions AS (
+    SELECT s.*, CASE WHEN s.l_action = 'duplicate' THEN 'duplicate'
+                     WHEN s.li_action = 'insert' THEN 'insert'
+                     WHEN s.l_action = 'update' OR s.li_action = 'update' THEN 'update'
+                     ELSE 'unchanged' END AS action
+      FROM sides s),
+reviewed AS (
+    SELECT a.*, CASE
+           WHEN a.action = 'duplicate'
+                THEN 'duplicate of staged row ' || a.duplicate_of || coalesce(' (certainty ' || a.certainty_score || ')', '')
+           WHEN a.match_method = 'fuzzy' AND a.duplicate_of IS NULL AND a.certainty_score < %(auto_match)s
+                THEN 'fuzzy match to listing ' || a.target_listing_id || ' with certainty ' || a.certainty_score
+           WHEN a.l_action = 'update' AND a.l_manual
+                THEN 'listing ' || a.target_listing_id || ' was edited by hand'
+           WHEN a.li_action = 'update' AND a.li_manual
+                THEN 'listing_info ' || a.target_listing_info_id || ' was edited by hand'
+           END AS review_reason
+      FROM actions a)
 UPDATE staging.listings s
-   SET target_listing_id = w.target_listing_id, target_listing_info_id = w.target_listing_info_id,
-       match_method = w.match_method, certainty_score = w.certainty_score, duplicate_of = w.duplicate_of,
-       action = w.action, l_action = w.l_action, li_action = w.li_action, review_status = w.review_status,
-       review_reason = w.review_reason, ok_to_promote = (w.review_status IS NULL)
-  FROM work w WHERE s.id = w.id
+   SET target_listing_id = r.target_listing_id, target_listing_info_id = r.target_listing_info_id,
+       match_method = r.match_method, certainty_score = r.certainty_score, duplicate_of = r.duplicate_of,
+       action = r.action, l_action = r.l_action, li_action = r.li_action,
+       review_status = CASE WHEN r.review_reason IS NOT NULL THEN 'pending' END,
+       review_reason = r.review_reason, ok_to_promote = (r.review_reason IS NULL)
+  FROM reviewed r WHERE s.id = r.id
 """
 
 # A visible listing_info of the DMO that no record of a full import maps to is a deletion.

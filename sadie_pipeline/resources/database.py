@@ -48,3 +48,10 @@ class Database(ConfigurableResource):
         """A connection whose transaction commits when the block ends without error."""
         with psycopg.connect(self.resolved_url()) as conn:
             yield conn
+
+    def analyze(self, *tables: str) -> None:
+        """Fresh planner statistics after a bulk change (a stage that moves 100k rows' status
+        would otherwise leave the next stage planning for the old distribution)."""
+        with psycopg.connect(self.resolved_url(), autocommit=True) as conn:
+            for table in tables:
+                conn.execute(f"ANALYZE {table}")

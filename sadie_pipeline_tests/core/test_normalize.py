@@ -37,6 +37,17 @@ def test_clean_whitespace_empty_becomes_none(value):
     assert clean_whitespace(value) is None
 
 
+_WHITESPACE = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+
+
+@pytest.mark.parametrize("space", _WHITESPACE)
+@pytest.mark.parametrize("template", ["a{}b", "{}a b", "a b{}", "a {}b", "{}", "a{}{}b"])
+def test_clean_whitespace_collapses_every_unicode_space(template, space):
+    # The fast path trusts that every whitespace character but " " is non-printable.
+    value = template.format(space, space)
+    assert clean_whitespace(value) == (" ".join(value.split()) or None)
+
+
 # --- apply_case -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(
@@ -242,6 +253,16 @@ def test_normalize_url_invalid_raises(value):
 @pytest.mark.parametrize("value", [None, "", "   "])
 def test_normalize_url_empty_is_none(value):
     assert normalize_url(value) is None
+
+
+@pytest.mark.parametrize("value", [
+    "example.com", "Example.COM/", "https://Example.com/a/b", "HTTP://x.org/Path_1/~me/%20", "http://a.b//c",
+    "www.example.com/rooms/", "a", "https", "https://x", "x.com/a.b-c/", "..", "http://-",
+])
+def test_normalize_url_plain_urls_match_urlsplit(value):
+    from sadie_pipeline.core.normalize import _normalize_url_split
+
+    assert normalize_url(value) == _normalize_url_split(value)
 
 
 def test_normalize_url_is_idempotent():
