@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,10 @@ def _store() -> ObjectStore:
 @click.group()
 def main() -> None:
     """sadie_pipeline: tourism listings and hotel leads on Dagster."""
+    from dagster import BetaWarning
+
+    # BackfillPolicy is "beta" in Dagster 1.13: said once per asset, it would bury the output
+    warnings.filterwarnings("ignore", category=BetaWarning)
     ensure_dagster_home()
 
 

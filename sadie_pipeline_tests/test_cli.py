@@ -84,15 +84,9 @@ def test_market_add_and_list(sadie_env, database):
 
 
 @pytest.mark.browser
-def test_market_run_reports_per_city(sadie_env, database, sb, monkeypatch):
-    from sadie_pipeline_tests.fixtures.sandbox import KEY
-
-    ip, port = sb.nameserver
-    for name, value in {"SERPER_BASE_URL": sb.base_url("serper"), "SERPER_API_KEY": KEY,
-                        "GROQ_BASE_URL": sb.base_url("groq"), "GROQ_API_KEY": KEY,
-                        "ANTHROPIC_BASE_URL": sb.base_url("anthropic"), "ANTHROPIC_API_KEY": KEY,
-                        "RDAP_BASE_URL": sb.base_url("rdap"), "SADIE_DNS_NAMESERVER": f"{ip}:{port}",
-                        "SADIE_HTTP_PROXY": sb.proxy_url}.items():
+@pytest.mark.slow
+def test_market_run_goes_from_discovery_to_the_city_export(sadie_env, database, sb, monkeypatch):
+    for name, value in sb.client_env().items():
         monkeypatch.setenv(name, value)
     sb.configure("sites", hang_s=2.0)
     _run("market", "add", "US-FL", "Key West", "Orlando")
@@ -100,4 +94,10 @@ def test_market_run_reports_per_city(sadie_env, database, sb, monkeypatch):
     assert out.exit_code == 0, out.output
     assert out.output.startswith("US-FL Key West: 9 hotels")
     assert "Orlando" not in out.output
-    assert KEY not in out.output
+    assert all(v not in out.output for k, v in sb.client_env().items() if "KEY" in k or "SECRET" in k or "TOKEN" in k)
+    with database.connect() as conn:
+        launched = conn.execute("SELECT count(*) FROM sadie_gtm.hotels WHERE status = 6").fetchone()[0]
+    assert launched > 0 and f"{launched} exported" in out.output
+    # a run narrowed to some cities writes their files, not the state's (which would miss the others)
+    assert [f["path"] for f in sb.inspect("graph")["files"]] == ["Sadie Leads/Florida/Key West.xlsx"]
+    assert (sadie_env / "sadie" / "objects" / "exports" / "Florida" / "Key West.xlsx").exists()

@@ -148,18 +148,31 @@ SOFT_DELETES = [
          FROM promo p WHERE p.action = 'delete' AND p.l_action = 'delete' AND l.id = p.target_listing_id""",
 ]
 
-# Rows found through the bridge already have their mapping; everything else gets one.
-UPSERT_BRIDGE = """
-INSERT INTO pipeline.bridge_source_target (dmo_id, source_id, target_type, target_id, certainty_score, job_id)
-SELECT %(dmo)s, p.source_id, t.target_type, t.target_id, coalesce(p.certainty_score, 1), p.job_id
+# Rows found through the bridge already have their mapping; everything else gets one: a plain
+# INSERT for keys the bridge does not hold yet (most of them; no speculative insertion), then an
+# UPDATE of the keys it holds with another target.
+_BRIDGE_ROWS = """
+SELECT %(dmo)s AS dmo_id, p.source_id, t.target_type, t.target_id, coalesce(p.certainty_score, 1) AS certainty_score,
+       p.job_id
   FROM promo p,
        LATERAL (VALUES ('listing', p.target_listing_id), ('listing_info', p.target_listing_info_id)) AS t(target_type, target_id)
  WHERE p.action <> 'delete' AND coalesce(p.match_method, '') <> 'source_id' AND t.target_id IS NOT NULL
-ON CONFLICT (dmo_id, source_id, target_type) DO UPDATE
-   SET target_id = EXCLUDED.target_id, certainty_score = EXCLUDED.certainty_score, job_id = EXCLUDED.job_id,
-       updated_at = now()
- WHERE pipeline.bridge_source_target.target_id IS DISTINCT FROM EXCLUDED.target_id
 """
+
+UPSERT_BRIDGE = [
+    f"""CREATE TEMP TABLE bridge_rows ON COMMIT DROP AS
+        SELECT r.*, b.id AS bridge_id, b.target_id AS bridged_target
+          FROM ({_BRIDGE_ROWS}) r
+          LEFT JOIN pipeline.bridge_source_target b
+                 ON b.dmo_id = r.dmo_id AND b.source_id = r.source_id AND b.target_type = r.target_type""",
+    """INSERT INTO pipeline.bridge_source_target (dmo_id, source_id, target_type, target_id, certainty_score, job_id)
+       SELECT dmo_id, source_id, target_type, target_id, certainty_score, job_id FROM bridge_rows WHERE bridge_id IS NULL""",
+    """UPDATE pipeline.bridge_source_target b
+          SET target_id = r.target_id, certainty_score = r.certainty_score, job_id = r.job_id, updated_at = now()
+         FROM bridge_rows r
+        WHERE b.id = r.bridge_id AND r.bridged_target IS DISTINCT FROM r.target_id""",
+    "DROP TABLE bridge_rows",
+]
 
 MARK_PROMOTED = [
     """UPDATE staging.listings s SET promoted_at = now(), target_listing_id = p.target_listing_id,
@@ -193,4 +206,48 @@ ON CONFLICT (job_id) DO UPDATE SET
 MARK_JOBS = """
 UPDATE pipeline.jobs SET stage = 'promoted', status = 'succeeded', finished_at = now()
  WHERE id IN (SELECT DISTINCT job_id FROM promo) AND stage = 'staged'
+"""
+
+
+# --- trusted inserts ---------------------------------------------------------------------------
+# Brand-new rows reference parents that either were created in this same transaction (ids drawn
+# above; no other session can see, let alone delete them) or already existed. Their foreign keys
+# are checked set-based instead of by one trigger call per row: the existing parents are locked
+# FOR KEY SHARE up front (what each per-row check would do), and after the inserts one query
+# counts the batch's references whose parent is missing. The per-row triggers are skipped only for
+# those INSERT statements (session_replication_role), and only when the tables carry no trigger
+# of their own (see promote.trusted_inserts_allowed).
+
+TRUSTED_TABLES = ("public.listings", "public.listing_info", "public.listing_images", "public.opening_dates",
+                  "public.opening_hours")
+
+LOCK_EXISTING_PARENTS = """
+WITH dmo AS (SELECT id FROM public.dmos WHERE id = %(dmo)s FOR KEY SHARE),
+listings AS (
+    SELECT l.id FROM public.listings l
+     WHERE l.id IN (SELECT target_listing_id FROM promo WHERE li_action = 'insert' AND l_action <> 'insert')
+       FOR KEY SHARE),
+infos AS (
+    SELECT li.id FROM public.listing_info li
+     WHERE li.id IN (SELECT target_listing_info_id FROM promo WHERE li_action = 'update')
+       FOR KEY SHARE)
+SELECT (SELECT count(*) FROM dmo) = 1
+   AND (SELECT count(*) FROM listings) = (SELECT count(DISTINCT target_listing_id) FROM promo
+                                           WHERE li_action = 'insert' AND l_action <> 'insert')
+   AND (SELECT count(*) FROM infos) = (SELECT count(DISTINCT target_listing_info_id) FROM promo
+                                        WHERE li_action = 'update')
+"""
+
+# References of the rows just inserted whose parent row does not exist: must be zero.
+MISSING_PARENTS = """
+SELECT (SELECT count(*) FROM promo p LEFT JOIN public.locations loc ON loc.id = p.new_location_id
+         WHERE p.l_action = 'insert' AND loc.id IS NULL)
+     + (SELECT count(*) FROM promo p LEFT JOIN public.listings l ON l.id = p.target_listing_id
+         WHERE p.li_action = 'insert' AND l.id IS NULL)
+     + (SELECT count(*) FROM promo p LEFT JOIN public.contact_info c ON c.id = p.new_contact_id
+         WHERE p.li_action = 'insert' AND p.new_contact_id IS NOT NULL AND c.id IS NULL)
+     + (SELECT count(*) FROM changed_children c LEFT JOIN public.listing_info li ON li.id = c.li_id
+         WHERE (c.images_changed OR c.date_id IS NOT NULL) AND li.id IS NULL)
+     + (SELECT count(*) FROM changed_children c LEFT JOIN public.opening_dates d ON d.id = c.date_id
+         WHERE c.date_id IS NOT NULL AND d.id IS NULL)
 """

@@ -71,12 +71,24 @@ class _Counting:
         self.retries = 0
 
 
-class _RateLimitHandler(RateLimitErrorRetryHandler):
+class _CountsRetries:
+    """Mixed into an SDK retry handler: each retry it decides on is counted."""
+
+    def __init__(self, counter: _Counting, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.counter = counter
+
+    def prepare_for_next_attempt(self, **kwargs: Any) -> None:
+        self.counter.retries += 1
+        super().prepare_for_next_attempt(**kwargs)  # type: ignore[misc]
+
+
+class _RateLimitHandler(_CountsRetries, RateLimitErrorRetryHandler):
     """Slack's 429: waits its Retry-After (the SDK's handler), unless longer than the cap."""
 
     def __init__(self, counter: _Counting, max_retry_count: int, max_retry_after_s: float) -> None:
-        super().__init__(max_retry_count=max_retry_count)
-        self.counter, self.max_retry_after_s = counter, max_retry_after_s
+        super().__init__(counter, max_retry_count=max_retry_count)
+        self.max_retry_after_s = max_retry_after_s
 
     def _can_retry(self, *, state: Any, request: Any, response: Any = None, error: Any = None) -> bool:
         if not super()._can_retry(state=state, request=request, response=response, error=error):
@@ -85,29 +97,13 @@ class _RateLimitHandler(RateLimitErrorRetryHandler):
         wait = retry_after_seconds(headers)
         return wait is None or wait <= self.max_retry_after_s
 
-    def prepare_for_next_attempt(self, **kwargs: Any) -> None:
-        self.counter.retries += 1
-        super().prepare_for_next_attempt(**kwargs)
+
+class _ServerErrorHandler(_CountsRetries, ServerErrorRetryHandler):
+    pass
 
 
-class _ServerErrorHandler(ServerErrorRetryHandler):
-    def __init__(self, counter: _Counting, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.counter = counter
-
-    def prepare_for_next_attempt(self, **kwargs: Any) -> None:
-        self.counter.retries += 1
-        super().prepare_for_next_attempt(**kwargs)
-
-
-class _ConnectionErrorHandler(ConnectionErrorRetryHandler):
-    def __init__(self, counter: _Counting, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.counter = counter
-
-    def prepare_for_next_attempt(self, **kwargs: Any) -> None:
-        self.counter.retries += 1
-        super().prepare_for_next_attempt(**kwargs)
+class _ConnectionErrorHandler(_CountsRetries, ConnectionErrorRetryHandler):
+    pass
 
 
 def error_class_of(error: str, status: int | None) -> ErrorClass:

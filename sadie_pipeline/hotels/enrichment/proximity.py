@@ -25,6 +25,11 @@ def attractions(conn: psycopg.Connection) -> list[Attraction]:
     return [Attraction(name, float(lat), float(lng)) for name, lat, lng in rows]
 
 
+# Beyond this an attraction says nothing about a hotel's location (a hotel in Florida is not
+# "near" a museum on Prince Edward Island): no nearest attraction, counts of zero.
+NEAREST_WITHIN_KM = 100.0
+
+
 @asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"})
 def attraction_proximity(context: AssetExecutionContext, config: LayerConfig, database: Database) -> MaterializeResult:
     result = LayerResult("attraction_proximity")
@@ -34,7 +39,8 @@ def attraction_proximity(context: AssetExecutionContext, config: LayerConfig, da
     for region in context.partition_keys:
         with database.connect() as conn:
             hotels = hotels_needing(conn, region, LAYER_PROXIMITY, config)
-            found = proximity_many(((h["id"], h["lat"], h["lng"]) for h in hotels if h["lat"] is not None), index)
+            found = proximity_many(((h["id"], h["lat"], h["lng"]) for h in hotels if h["lat"] is not None), index,
+                                   max_nearest_km=NEAREST_WITHIN_KM)
             for hotel in hotels:
                 near: dict[str, Any] | None = found.get(hotel["id"])
                 values = {} if not near else {

@@ -150,7 +150,8 @@ class SlackService(Service):
         return f"{1_700_000_000 + micros // 1_000_000}.{micros % 1_000_000:06d}"
 
     # ---- methods ----------------------------------------------------------------------------------
-    async def post_message(self, request: web.Request) -> web.Response:
+    async def _checked(self, request: web.Request) -> tuple[dict[str, Any], str] | web.Response:
+        """The request's parameters and channel id, or Slack's error for a bad body, token or channel."""
         params = await self._params(request)
         if "__error__" in params:
             return self.fail(params["__error__"])
@@ -160,6 +161,13 @@ class SlackService(Service):
         channel = self._channel(params.get("channel"))
         if channel is None:
             return self.fail("channel_not_found")
+        return params, channel
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        checked = await self._checked(request)
+        if isinstance(checked, web.Response):
+            return checked
+        params, channel = checked
         blocks = self._blocks(params.get("blocks"))
         if isinstance(blocks, str):
             return self.fail(blocks)
@@ -187,15 +195,10 @@ class SlackService(Service):
         return json_response(out)
 
     async def get_permalink(self, request: web.Request) -> web.Response:
-        params = await self._params(request)
-        if "__error__" in params:
-            return self.fail(params["__error__"])
-        denied = self._auth(request, params)
-        if denied:
-            return self.fail(denied)
-        channel = self._channel(params.get("channel"))
-        if channel is None:
-            return self.fail("channel_not_found")
+        checked = await self._checked(request)
+        if isinstance(checked, web.Response):
+            return checked
+        params, channel = checked
         ts = str(params.get("message_ts") or "")
         if not any(m["channel"] == channel and m["ts"] == ts for m in self.messages):
             return self.fail("message_not_found")
