@@ -33,3 +33,25 @@ def test_postgres_storage_through_dagster_postgres(tmp_path, monkeypatch, pg_url
     monkeypatch.delenv("SADIE_DAGSTER_PG_URL")
     ensure_dagster_home()
     assert "postgres" not in (tmp_path / "dagster" / "dagster.yaml").read_text()
+
+
+def test_the_production_instance_config_is_valid_and_limits_every_service(monkeypatch):
+    """deploy/dagster.yaml as Dagster reads it: PostgreSQL storage, a queue with limits per
+    external service, pools, run retries and the ECS launcher from dagster-aws."""
+    import importlib.util
+
+    from dagster._core.instance.config import dagster_instance_config
+
+    from sadie_pipeline.hotels.jobs import hotel_leads_job
+    from sadie_pipeline.settings import PROJECT_ROOT
+
+    for name in ("SADIE_DAGSTER_PG_URL", "SADIE_ECS_TASK_DEFINITION", "SADIE_S3_BUCKET"):
+        monkeypatch.setenv(name, "set-in-production")
+    config, _ = dagster_instance_config(str(PROJECT_ROOT / "deploy"), "dagster.yaml")
+    assert "postgres" in config["storage"]
+    assert config["run_coordinator"]["class"] == "QueuedRunCoordinator"
+    assert config["run_launcher"]["class"] == "EcsRunLauncher" and config["run_launcher"]["module"] == "dagster_aws.ecs"
+    assert config["run_retries"]["enabled"] is True
+    limited = {limit["key"] for limit in config["concurrency"]["runs"]["tag_concurrency_limits"]}
+    assert set(hotel_leads_job.tags) <= limited   # every service tag a job carries has a limit
+    assert importlib.util.find_spec("dagster_aws.ecs") is not None   # the launcher's module is installed
