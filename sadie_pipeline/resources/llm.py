@@ -17,7 +17,6 @@ layer or to skip it (or fall back, e.g. room count by regex) with a metadata mes
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -26,7 +25,7 @@ from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
-from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy, SkipItem
+from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy, SkipItem
 from sadie_pipeline.settings import env
 
 GROQ_API_KEY_ENV = "GROQ_API_KEY"
@@ -40,9 +39,8 @@ DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
 
 
 class _Session:
-    def __init__(self, loop: asyncio.AbstractEventLoop, api_key: str | None, base_url: str | None,
-                 guard: ServiceGuard, client: Any) -> None:
-        self.loop, self.api_key, self.base_url, self.guard, self.client = loop, api_key, base_url, guard, client
+    def __init__(self, guard: ServiceGuard, client: Any) -> None:
+        self.guard, self.client = guard, client
 
 
 class _LlmResource(ConfigurableResource):
@@ -62,7 +60,7 @@ class _LlmResource(ConfigurableResource):
     reset_timeout_s: float = Field(default=60.0, gt=0)
     max_retry_after_s: float = Field(default=120.0, ge=0)
 
-    _session: Any = PrivateAttr(default=None)
+    _sessions: PerLoop[_Session] = PrivateAttr(default_factory=PerLoop)
 
     _service: ClassVar[str] = "llm"
     _key_env: ClassVar[str] = ""
@@ -94,13 +92,9 @@ class _LlmResource(ConfigurableResource):
         raise NotImplementedError
 
     def _current(self) -> _Session:
-        loop = asyncio.get_running_loop()
         key, base = self.resolved_api_key(), self.resolved_base_url()
-        s = self._session
-        if s is None or s.loop is not loop or s.api_key != key or s.base_url != base:
-            client = self._make_client(key, base) if key else None
-            s = self._session = _Session(loop, key, base, ServiceGuard(self.policy(), secrets=(key,)), client)
-        return s
+        return self._sessions.get((key, base), lambda: _Session(
+            ServiceGuard(self.policy(), secrets=(key,)), self._make_client(key, base) if key else None))
 
     def _ready(self) -> _Session:
         s = self._current()
@@ -116,7 +110,7 @@ class _LlmResource(ConfigurableResource):
         return redact(text, (self.resolved_api_key(),))
 
     async def aclose(self) -> None:
-        s, self._session = self._session, None
+        s = self._sessions.pop()
         if s is not None and s.client is not None:
             await s.client.close()
 

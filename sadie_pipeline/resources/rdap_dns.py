@@ -12,7 +12,6 @@ No API keys; settings fall back to RDAP_BASE_URL / SADIE_DNS_NAMESERVER at use t
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 from urllib.parse import quote
 
@@ -24,7 +23,7 @@ import httpx
 from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
 
-from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy
+from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy
 from sadie_pipeline.settings import env
 
 RDAP_BASE_URL_ENV = "RDAP_BASE_URL"
@@ -55,7 +54,7 @@ class _GuardedSettings(ConfigurableResource):
     reset_timeout_s: float = Field(default=60.0, gt=0)
     max_retry_after_s: float = Field(default=120.0, ge=0)
 
-    _session: Any = PrivateAttr(default=None)
+    _sessions: PerLoop[Any] = PrivateAttr(default_factory=PerLoop)
 
     def _policy(self, name: str) -> ServicePolicy:
         return ServicePolicy(
@@ -71,8 +70,8 @@ class _GuardedSettings(ConfigurableResource):
 
 
 class _RdapSession:
-    def __init__(self, loop: asyncio.AbstractEventLoop, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
-        self.loop, self.base_url, self.guard = loop, base_url, guard
+    def __init__(self, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
+        self.base_url, self.guard = base_url, guard
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True, max_redirects=5, trust_env=False,
             headers={"Accept": "application/rdap+json, application/json", "User-Agent": USER_AGENT},
@@ -88,18 +87,14 @@ class RdapResource(_GuardedSettings):
         return (self.base_url or env(RDAP_BASE_URL_ENV) or DEFAULT_RDAP_BASE_URL).rstrip("/")
 
     def _current(self) -> _RdapSession:
-        loop, base = asyncio.get_running_loop(), self.resolved_base_url()
-        s = self._session
-        if s is None or s.loop is not loop or s.base_url != base:
-            s = self._session = _RdapSession(loop, base, ServiceGuard(self._policy("rdap")), self.timeout_s)
-        return s
+        base = self.resolved_base_url()
+        return self._sessions.get(base, lambda: _RdapSession(base, ServiceGuard(self._policy("rdap")), self.timeout_s))
 
     def guard(self) -> ServiceGuard:
         return self._current().guard
 
     async def aclose(self) -> None:
-        s, self._session = self._session, None
-        if s is not None:
+        if (s := self._sessions.pop()) is not None:
             await s.client.aclose()
 
     async def domain(self, name: str) -> dict[str, Any] | None:
@@ -123,9 +118,8 @@ class RdapResource(_GuardedSettings):
 
 
 class _DnsSession:
-    def __init__(self, loop: asyncio.AbstractEventLoop, where: tuple[str | None, int], guard: ServiceGuard,
-                 timeout_s: float) -> None:
-        self.loop, self.where, self.guard = loop, where, guard
+    def __init__(self, where: tuple[str | None, int], guard: ServiceGuard, timeout_s: float) -> None:
+        self.guard = guard
         ip, port = where
         if ip is None:
             resolver = dns.asyncresolver.Resolver()  # the system's resolvers (/etc/resolv.conf)
@@ -159,17 +153,14 @@ class DnsResource(_GuardedSettings):
         return value.strip("[]"), self.port
 
     def _current(self) -> _DnsSession:
-        loop, where = asyncio.get_running_loop(), self.resolved_nameserver()
-        s = self._session
-        if s is None or s.loop is not loop or s.where != where:
-            s = self._session = _DnsSession(loop, where, ServiceGuard(self._policy("dns")), self.timeout_s)
-        return s
+        where = self.resolved_nameserver()
+        return self._sessions.get(where, lambda: _DnsSession(where, ServiceGuard(self._policy("dns")), self.timeout_s))
 
     def guard(self) -> ServiceGuard:
         return self._current().guard
 
     async def aclose(self) -> None:
-        self._session = None
+        self._sessions.pop()
 
     async def _resolve(self, name: str, rdtype: str) -> dns.resolver.Answer | None:
         s = self._current()

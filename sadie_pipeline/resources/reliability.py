@@ -28,7 +28,7 @@ import asyncio
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
@@ -526,3 +526,25 @@ def record_dead_letters(
             cur.execute(_RESOLVE_DEAD_LETTERS, (layer, sorted(succeeded)))
             resolved = cur.rowcount
     return {"recorded": len(rows), "resolved": resolved}
+
+
+class PerLoop(Generic[T]):
+    """What a resource keeps for one event loop (its clients, its guard). Each `asyncio.run` of
+    an asset is a new loop and clients cannot cross loops, so the value is built on first use in
+    a loop and built again when the loop, or the settings it was built from, change."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._settings: Hashable = None
+        self.value: T | None = None
+
+    def get(self, settings: Hashable, build: Callable[[], T]) -> T:
+        loop = asyncio.get_running_loop()
+        if self.value is None or self._loop is not loop or self._settings != settings:
+            self._loop, self._settings, self.value = loop, settings, build()
+        return self.value
+
+    def pop(self) -> T | None:
+        """The current value, forgotten (the caller closes it)."""
+        value, self.value = self.value, None
+        return value

@@ -17,7 +17,6 @@ the call is made (never at import time) and is redacted from every error and sto
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
-from sadie_pipeline.resources.reliability import ServiceGuard, ServicePolicy, SkipItem
+from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy, SkipItem
 from sadie_pipeline.settings import env
 
 API_KEY_ENV = "SERPER_API_KEY"
@@ -74,9 +73,8 @@ class SerperSearchResult:
 class _Session:
     """What one event loop needs: an httpx client and the guard (rebuilt for another loop or key)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, api_key: str | None, base_url: str,
-                 policy: ServicePolicy) -> None:
-        self.loop, self.api_key, self.base_url = loop, api_key, base_url
+    def __init__(self, api_key: str | None, base_url: str, policy: ServicePolicy) -> None:
+        self.api_key, self.base_url = api_key, base_url
         self.guard = ServiceGuard(policy, secrets=(api_key,))
         timeout = httpx.Timeout(policy.timeout_s or 30.0, connect=10.0)
         limits = httpx.Limits(max_connections=policy.max_concurrency * 2, max_keepalive_connections=policy.max_concurrency)
@@ -111,7 +109,7 @@ class SerperResource(ConfigurableResource):
     gl: str = "us"
     hl: str = "en"
 
-    _session: Any = PrivateAttr(default=None)
+    _sessions: PerLoop[_Session] = PrivateAttr(default_factory=PerLoop)
 
     # ---- settings ------------------------------------------------------------------------
     def resolved_api_key(self) -> str | None:
@@ -138,12 +136,8 @@ class SerperResource(ConfigurableResource):
         )
 
     def _current(self) -> _Session:
-        loop = asyncio.get_running_loop()
         key, base = self.resolved_api_key(), self.resolved_base_url()
-        s = self._session
-        if s is None or s.loop is not loop or s.api_key != key or s.base_url != base:
-            s = self._session = _Session(loop, key, base, self.policy())
-        return s
+        return self._sessions.get((key, base), lambda: _Session(key, base, self.policy()))
 
     def guard(self) -> ServiceGuard:
         """The guard of the current event loop (its `metadata()` goes into asset metadata)."""
@@ -153,8 +147,7 @@ class SerperResource(ConfigurableResource):
         return redact(text, (self.resolved_api_key(),))
 
     async def aclose(self) -> None:
-        s, self._session = self._session, None
-        if s is not None:
+        if (s := self._sessions.pop()) is not None:
             await s.client.aclose()
 
     # ---- calls ---------------------------------------------------------------------------

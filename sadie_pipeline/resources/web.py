@@ -46,6 +46,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from sadie_pipeline.core.booking_engines import Detection, analyze
 from sadie_pipeline.core.errors import ErrorClass, classify, classify_status, redact
+from sadie_pipeline.resources.reliability import PerLoop
 from sadie_pipeline.settings import env
 
 PROXY_ENV = "SADIE_HTTP_PROXY"
@@ -185,7 +186,6 @@ class _Browser:
 
 @dataclass
 class _Session:
-    loop: asyncio.AbstractEventLoop
     proxy: str | None
     clients: tuple[httpx.AsyncClient, ...]
     semaphore: asyncio.Semaphore
@@ -225,7 +225,7 @@ class WebsiteFetcher(ConfigurableResource):
         "one round trip through Python each, slower when the event loop is busy)")
     load_images: bool = False
 
-    _session: Any = PrivateAttr(default=None)
+    _sessions: PerLoop[_Session] = PrivateAttr(default_factory=PerLoop)
     _last_stats: Any = PrivateAttr(default=None)
 
     # ---- settings and state ------------------------------------------------------------------
@@ -250,38 +250,39 @@ class WebsiteFetcher(ConfigurableResource):
         return args + list(self.chromium_extra_args)
 
     def _current(self) -> _Session:
-        loop, proxy = asyncio.get_running_loop(), self.resolved_proxy()
-        s = self._session
-        if s is None or s.loop is not loop or s.proxy != proxy:
-            timeout = httpx.Timeout(self.read_timeout_s, connect=self.connect_timeout_s)
-            # httpcore's pool scans every queued request against every connection whenever one
-            # changes state (quadratic in its size), so many sites at once use several small
-            # pools, a domain always the same one (its keep-alive connection stays useful).
-            shards = max(1, -(-self.max_concurrency // POOL_SHARD_SIZE))
-            limits = httpx.Limits(max_connections=self.max_concurrency,
-                                  max_keepalive_connections=min(self.max_concurrency, POOL_SHARD_SIZE))
-            clients = tuple(
-                httpx.AsyncClient(
-                    proxy=proxy, timeout=timeout, limits=limits, follow_redirects=True,
-                    max_redirects=self.max_redirects, trust_env=False, verify=True,
-                    headers={"User-Agent": self.user_agent, "Accept-Language": "en-US,en;q=0.9",
-                             "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
-                )
-                for _ in range(shards)
+        proxy = self.resolved_proxy()
+        return self._sessions.get(proxy, lambda: self._new_session(proxy))
+
+    def _new_session(self, proxy: str | None) -> _Session:
+        timeout = httpx.Timeout(self.read_timeout_s, connect=self.connect_timeout_s)
+        # httpcore's pool scans every queued request against every connection whenever one
+        # changes state (quadratic in its size), so many sites at once use several small
+        # pools, a domain always the same one (its keep-alive connection stays useful).
+        shards = max(1, -(-self.max_concurrency // POOL_SHARD_SIZE))
+        limits = httpx.Limits(max_connections=self.max_concurrency,
+                              max_keepalive_connections=min(self.max_concurrency, POOL_SHARD_SIZE))
+        clients = tuple(
+            httpx.AsyncClient(
+                proxy=proxy, timeout=timeout, limits=limits, follow_redirects=True,
+                max_redirects=self.max_redirects, trust_env=False, verify=True,
+                headers={"User-Agent": self.user_agent, "Accept-Language": "en-US,en;q=0.9",
+                         "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
             )
-            s = self._session = _Session(loop, proxy, clients, asyncio.Semaphore(self.max_concurrency),
-                                         asyncio.Semaphore(self.browser_concurrency))
-        return s
+            for _ in range(shards)
+        )
+        return _Session(proxy, clients, asyncio.Semaphore(self.max_concurrency),
+                        asyncio.Semaphore(self.browser_concurrency))
 
     def stats(self) -> dict[str, int]:
         """Counters of the current (or last closed) run: fetches, renders, failures by reason,
         retries, bytes read; for asset metadata."""
-        counters = self._session.stats if self._session is not None else self._last_stats
+        current = self._sessions.value
+        counters = current.stats if current is not None else self._last_stats
         return dict(sorted(counters.items())) if counters else {}
 
     async def aclose(self) -> None:
         """Close the httpx clients and the browser of this run (its `stats()` stay readable)."""
-        s, self._session = self._session, None
+        s = self._sessions.pop()
         if s is None:
             return
         self._last_stats = s.stats
