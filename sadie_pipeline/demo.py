@@ -121,6 +121,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     from dagster import DagsterInstance
 
     from sadie_pipeline.definitions import defs
+    from sadie_pipeline.hotels.exports.delivery import counted
     from sadie_pipeline.hotels.markets import add_market
     from sadie_pipeline.hotels.summary import city_summary, latest_exports
     from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
@@ -174,6 +175,6 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
         where = store.uri(e["object_key"]) + (f"\n      uploaded to the sandbox's OneDrive: {e['web_url']}"
                                               if e["web_url"] else "")
         label = e["city"] or "whole state"
-        echo(f"  {label}: {e['hotels']} hotels, {e['decision_makers']} decision makers -> {where}")
+        echo(f"  {label}: {counted(e['hotels'], 'hotel')}, {counted(e['decision_makers'], 'decision maker')} -> {where}")
     for message in announced:
         echo(f"\n== Slack #{message['channel_name']} (sandbox) ==\n{message['text']}")

@@ -156,14 +156,19 @@ def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str,
                                      remote_path, web_url, method, len(data)))
 
 
+def counted(n: int, noun: str) -> str:
+    """'1 hotel', '2 hotels'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def slack_message(region: str, files: Sequence[tuple[str, str, int, int, str]]) -> str:
     """files: (scope, city, hotels, decision makers, link)."""
     state = REGION_NAMES.get(region, region)
     total = next((f[2] for f in files if f[0] == "state"), sum(f[2] for f in files if f[0] == "city"))
-    lines = [f"*Hotel leads exported: {state}* ({total} hotels, {len(files)} file{'s' if len(files) != 1 else ''})"]
+    lines = [f"*Hotel leads exported: {state}* ({counted(total, 'hotel')}, {counted(len(files), 'file')})"]
     for scope, city, hotels, people, link in files:
         label = city if scope == "city" else f"{state} (all cities)"
-        lines.append(f"• <{link}|{label}.xlsx>: {hotels} hotels, {people} decision makers")
+        lines.append(f"• <{link}|{label}.xlsx>: {counted(hotels, 'hotel')}, {counted(people, 'decision maker')}")
     return "\n".join(lines)
 
 
