@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -149,25 +151,39 @@ class BlockIndex:
         return best
 
 
-def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float) -> list[Match]:
-    """Best candidate for each record scoring at least min_certainty."""
-    left, right = BlockIndex(records), BlockIndex(candidates)
-    best: dict[int, Match] = {}
-    for key, rows in left.blocks.items():
-        cols = right.blocks.get(key)
-        if cols:
-            _best_pairs(left, rows, right, cols, min_certainty, best, later_only=False)
+def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
+                  workers: int = 1, parallel_from: int = 20000) -> list[Match]:
+    """Best candidate for each record scoring at least min_certainty. With workers > 1 and at least
+    parallel_from records and candidates together, the blocks are scored in that many processes."""
+    candidates = list(candidates)
+    if workers > 1 and len(records) + len(candidates) >= parallel_from:
+        best = _best_parallel(records, candidates, min_certainty, workers)
+    else:
+        best = _best_against(records, candidates, min_certainty, None)
     return [best[rec.id] for rec in records if rec.id in best]
 
 
-def match_within(records: Sequence[MatchRecord], min_certainty: float) -> list[Match]:
-    """Near duplicates inside one batch: each record against the records before it, so the
-    first of a group stays primary and the later ones point at it (chains resolve to the first)."""
-    index = BlockIndex(records)
+def _best_against(records: Sequence[MatchRecord], candidates: Sequence[MatchRecord], min_certainty: float,
+                  keys: Iterable[str] | None) -> dict[int, Match]:
+    left, right = BlockIndex(records), BlockIndex(candidates)
     best: dict[int, Match] = {}
-    for members in index.blocks.values():
-        if len(members) > 1:
-            _best_pairs(index, members, index, members, min_certainty, best, later_only=True)
+    for key in left.blocks if keys is None else keys:
+        rows, cols = left.blocks.get(key), right.blocks.get(key)
+        if rows and cols:
+            _best_pairs(left, rows, right, cols, min_certainty, best, later_only=False)
+    return best
+
+
+def match_within(records: Sequence[MatchRecord], min_certainty: float, workers: int = 1,
+                 parallel_from: int = 5000) -> list[Match]:
+    """Near duplicates inside one batch: each record against the records before it, so the
+    first of a group stays primary and the later ones point at it (chains resolve to the first).
+    With workers > 1 and at least parallel_from records, the blocks are scored in that many
+    processes (same result: each block is scored whole by one of them)."""
+    if workers > 1 and len(records) >= parallel_from:
+        best = _best_parallel(records, None, min_certainty, workers)
+    else:
+        best = _best_within(records, min_certainty, None)
     primary: dict[int, int] = {}
     matches = []
     for rec in records:
@@ -177,6 +193,80 @@ def match_within(records: Sequence[MatchRecord], min_certainty: float) -> list[M
             primary[rec.id] = root
             matches.append(Match(rec.id, root, m.certainty))
     return matches
+
+
+def _best_within(records: Sequence[MatchRecord], min_certainty: float, keys: Iterable[str] | None) -> dict[int, Match]:
+    """Each record's best earlier match, over the blocks named by keys (all blocks when None)."""
+    index = BlockIndex(records)
+    best: dict[int, Match] = {}
+    for key in index.blocks if keys is None else keys:
+        members = index.blocks[key]
+        if len(members) > 1:
+            _best_pairs(index, members, index, members, min_certainty, best, later_only=True)
+    return best
+
+
+# What a forked worker reads: (records, candidates or None, min_certainty,
+# [(record positions, candidate positions, block keys)] per share).
+_fork_state: tuple[Sequence[MatchRecord], Sequence[MatchRecord] | None, float,
+                   list[tuple[list[int], list[int], list[str]]]] | None = None
+
+
+def _best_of_share(share: int) -> dict[int, Match]:
+    assert _fork_state is not None
+    records, candidates, min_certainty, shares = _fork_state
+    rows, cols, keys = shares[share]
+    if candidates is None:
+        return _best_within([records[p] for p in rows], min_certainty, keys)
+    return _best_against([records[p] for p in rows], [candidates[p] for p in cols], min_certainty, keys)
+
+
+def _best_parallel(records: Sequence[MatchRecord], candidates: Sequence[MatchRecord] | None, min_certainty: float,
+                   workers: int) -> dict[int, Match]:
+    """The blocks (of records against candidates, or of the records among themselves when candidates
+    is None) dealt out by size (pairs scored) to `workers` shares; each share indexes only the records
+    and candidates of its blocks, in their order, so a block's scoring is unchanged. The calling
+    process scores one share while forked processes score the others; a record found in blocks of
+    two shares keeps the better match, ties going to the lower candidate id as within one."""
+    global _fork_state
+
+    def blocks_of(items: Sequence[MatchRecord]) -> dict[str, list[int]]:
+        blocks: dict[str, list[int]] = {}
+        for position, rec in enumerate(items):
+            for key in block_keys(rec):
+                blocks.setdefault(key, []).append(position)
+        return blocks
+
+    left = blocks_of(records)
+    right = left if candidates is None else blocks_of(candidates)
+    sizes = {key: len(rows) * len(right.get(key, ())) for key, rows in left.items()}
+    loads = [0] * workers
+    rows_of: list[set[int]] = [set() for _ in range(workers)]
+    cols_of: list[set[int]] = [set() for _ in range(workers)]
+    keys_of: list[list[str]] = [[] for _ in range(workers)]
+    for key, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
+        if size < 2 if candidates is None else size < 1:
+            break
+        share = loads.index(min(loads))
+        loads[share] += size
+        rows_of[share].update(left[key])
+        cols_of[share].update(right[key])
+        keys_of[share].append(key)
+    shares = [(sorted(rows), sorted(cols), keys) for rows, cols, keys in zip(rows_of, cols_of, keys_of)]
+    _fork_state = (records, candidates, min_certainty, shares)
+    try:
+        with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork")) as pool:
+            futures = [pool.submit(_best_of_share, share) for share in range(1, workers)]
+            best = _best_of_share(0)
+            for future in futures:
+                for rid, m in future.result().items():
+                    current = best.get(rid)
+                    if current is None or m.certainty > current.certainty or (
+                            m.certainty == current.certainty and m.candidate_id < current.candidate_id):
+                        best[rid] = m
+    finally:
+        _fork_state = None
+    return best
 
 
 def _best_pairs(left: BlockIndex, rows: list[int], right: BlockIndex, cols: list[int], min_certainty: float,

@@ -9,7 +9,7 @@ import psycopg
 
 from sadie_pipeline.core.config import merge_policy_for
 from sadie_pipeline.listings import promote_sql as sql
-from sadie_pipeline.listings.repository import Dmo, dmo_config
+from sadie_pipeline.listings.repository import Dmo, dmo_config, trusted_inserts_allowed, without_row_triggers
 from sadie_pipeline.resources.database import Database
 
 # public table -> (alias in the UPDATE, alias of the staged source, [(public column, staged column)])
@@ -52,6 +52,10 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
         conn.execute(sql.RESOLVE_DUPLICATES_FIRST, params)
         conn.execute("ANALYZE promo")
         sets = {t: set_clause(t, merge_policy_for(config, t)) for t in _MERGED_COLUMNS}
+        trusted = trusted_inserts_allowed(conn, sql.TRUSTED_TABLES)
+        if trusted and not conn.execute(sql.LOCK_EXISTING_PARENTS, params).fetchone()[0]:
+            raise psycopg.errors.ForeignKeyViolation("foreign key: a parent row the batch refers to is gone")
+        inserts = {sql.INSERT_LISTINGS, sql.INSERT_LISTING_INFO, *(s for s in sql.REPLACE_CHILDREN if s.lstrip().startswith("INSERT"))}
         for stmt in (
             sql.ALLOCATE_IDS, sql.INSERT_LOCATIONS, sql.INSERT_LISTINGS, sql.DUPLICATE_TARGETS,
             sql.UPDATE_LOCATIONS.format(locations_set=sets["locations"]),
@@ -62,9 +66,16 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
             sql.UPDATE_LISTING_INFO.format(listing_info_set=sets["listing_info"]),
             *sql.TOUCH_UNCHANGED, *sql.SOFT_DELETES,
         ):
-            conn.execute(stmt, params)
+            if trusted and stmt in inserts:
+                with without_row_triggers(conn):
+                    conn.execute(stmt, params)
+            else:
+                conn.execute(stmt, params)
+        if trusted and (missing := conn.execute(sql.MISSING_PARENTS).fetchone()[0]):
+            raise psycopg.errors.ForeignKeyViolation(f"foreign key: {missing} promoted rows refer to a missing parent row")
         if config["promote"].get("update_bridge_table", True):
-            conn.execute(sql.UPSERT_BRIDGE, params)
+            for stmt in sql.UPSERT_BRIDGE:
+                conn.execute(stmt, params)
         for stmt in sql.MARK_PROMOTED:
             conn.execute(stmt, params)
         result = PromoteResult(promoted=dict(conn.execute(sql.PROMOTED_COUNTS).fetchall()))

@@ -6,14 +6,14 @@ import datetime as dt
 import gzip
 import hashlib
 import io
-import json
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, BinaryIO
+
+import orjson
 
 from sadie_pipeline.resources.object_store import ObjectStore
 
@@ -150,14 +150,12 @@ def iter_lines_gz(store: ObjectStore, key: str) -> Iterator[bytes]:
 
 def iter_jsonl_gz(store: ObjectStore, key: str) -> Iterator[dict[str, Any]]:
     for line in iter_lines_gz(store, key):
-        yield json.loads(line)
-
-
-_encode_line = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+        yield orjson.loads(line)
 
 
 def dumps_line(record: dict[str, Any]) -> bytes:
-    return (_encode_line(record) + "\n").encode()
+    """One compact JSON line (orjson: UTF-8 as is, no spaces); values JSON lacks become strings."""
+    return orjson.dumps(record, default=str, option=orjson.OPT_APPEND_NEWLINE)
 
 
 # --- raw lines: the record as imported, then the metadata columns --------------------------------
@@ -169,18 +167,18 @@ class RawLines:
     last, so raw_metadata() can read it back without decoding the record."""
 
     def __init__(self, dmo_id: int, imported_at: str, imported_by: str):
-        dumps = partial(json.dumps, ensure_ascii=False)
-        self._fixed = f',"dmo_id":{dumps(dmo_id)}'
-        self._who = f',"imported_at":{dumps(imported_at)},"imported_by":{dumps(imported_by)}'
-        self._encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        dumps = orjson.dumps
+        self._fixed = b',"dmo_id":' + dumps(dmo_id)
+        self._who = b',"imported_at":' + dumps(imported_at) + b',"imported_by":' + dumps(imported_by)
 
     def __call__(self, record: dict[str, Any], rec_num: int, source_id: str) -> bytes:
-        body = self._encode(record)
-        raw_hash = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+        body = orjson.dumps(record)
+        raw_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
         plain = source_id.isascii() and source_id.isalnum()  # a sha1 hex digest, most of the time
-        source = f'"{source_id}"' if plain else json.dumps(source_id, ensure_ascii=False)
-        meta = f'"rec_num":{rec_num:d}{self._fixed},"source_id":{source}{self._who},"raw_hash":"{raw_hash}"}}\n'
-        return ((body[:-1] + "," if len(body) > 2 else "{") + meta).encode()
+        source = b'"%s"' % source_id.encode() if plain else orjson.dumps(source_id)
+        meta = b'"rec_num":%d%s,"source_id":%s%s,"raw_hash":"%s"}\n' % (
+            rec_num, self._fixed, source, self._who, raw_hash.encode())
+        return (body[:-1] + b"," if len(body) > 2 else b"{") + meta
 
 
 _META_START = b',"rec_num":'
@@ -191,5 +189,5 @@ def raw_metadata(line: bytes) -> dict[str, Any]:
     Inside JSON strings a quote is escaped, so the last `,"rec_num":` is the metadata's key."""
     start = line.rfind(_META_START)
     if start < 0:
-        return json.loads(line)
-    return json.loads(b"{" + line[start + 1:])
+        return orjson.loads(line)
+    return orjson.loads(b"{" + line[start + 1:])

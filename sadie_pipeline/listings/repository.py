@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,3 +109,31 @@ def set_job_state(conn: psycopg.Connection, job_id: int, *, stage: str, status: 
         """,
         (stage, status, error, status, job_id),
     )
+
+
+# --- foreign keys checked per batch instead of per row ------------------------------------------
+
+def trusted_inserts_allowed(conn: psycopg.Connection, tables: Iterable[str]) -> bool:
+    """Whether inserts into these tables may have their foreign keys checked set-based by the caller
+    instead of by PostgreSQL's per-row triggers: the role may set session_replication_role, and no
+    such table has a trigger of its own (it would be skipped too; foreign-key triggers are internal).
+    Callers lock the pre-existing parent rows FOR KEY SHARE (as each per-row check would) and count
+    the references left without a parent afterwards."""
+    return conn.execute(
+        """SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+                  OR (current_setting('server_version_num')::int >= 150000
+                      AND has_parameter_privilege('session_replication_role', 'SET')),
+                  NOT EXISTS (SELECT 1 FROM pg_trigger WHERE NOT tgisinternal AND tgrelid = ANY(%s::regclass[]))""",
+        (list(tables),),
+    ).fetchone() == (True, True)
+
+
+@contextmanager
+def without_row_triggers(conn: psycopg.Connection) -> Iterator[None]:
+    """Within the current transaction only, for the statements inside: no row triggers fire."""
+    conn.execute("SET LOCAL session_replication_role = replica")
+    try:
+        yield
+    finally:
+        if not conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
+            conn.execute("SET LOCAL session_replication_role = origin")

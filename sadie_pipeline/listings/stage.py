@@ -7,17 +7,25 @@ import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
+import orjson
 import psycopg
 
 from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings import stage_sql as sql
 from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_metadata
-from sadie_pipeline.listings.repository import Dmo, job_config, set_job_state
+from sadie_pipeline.listings.repository import (
+    Dmo,
+    job_config,
+    set_job_state,
+    trusted_inserts_allowed,
+    without_row_triggers,
+)
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
@@ -170,7 +178,7 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
                     reused.append((meta["rec_num"], previous))
                     out.write(b'{"rec_num":%d,"same_as_staged_row":%d}\n' % (meta["rec_num"], previous))
                     continue
-            raw = json.loads(line)
+            raw = orjson.loads(line)
             res = transformer(raw)
             if res.record is None:
                 errors.append((job_id, task.file_id, raw.get("rec_num"), raw.get("source_id"),
@@ -184,16 +192,29 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
             "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(reused),))]
+        # The staged rows' foreign keys (job_id -> the job, listing_info -> its listings row, inserted
+        # just before from the same ids) are checked for the file at once when allowed: the job row
+        # locked as a per-row check would, then a count of info rows without their listings row.
+        trusted = trusted_inserts_allowed(conn, ("staging.listings", "staging.listing_info"))
+        if trusted and conn.execute("SELECT id FROM pipeline.jobs WHERE id = %s FOR KEY SHARE", (job_id,)).fetchone() is None:
+            raise psycopg.errors.ForeignKeyViolation(f"job {job_id} is gone")
+        no_triggers = (lambda: without_row_triggers(conn)) if trusted else nullcontext
         with conn.cursor() as cur:
-            with cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
+            with no_triggers(), cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
                     copy.write_row([sid, job_id, dmo.id, batch, *[rec.get(c) for c in LISTING_COLUMNS[4:]]])
-            with cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
+            with no_triggers(), cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
-                    copy.write_row([sid, job_id, *[json.dumps(rec.get(c)) if c in _JSON_COLUMNS else rec.get(c)
+                    copy.write_row([sid, job_id, *[orjson.dumps(rec.get(c)).decode() if c in _JSON_COLUMNS else rec.get(c)
                                                    for c in INFO_COLUMNS[2:]]])
             if reused:
-                _copy_reused(cur, ids[len(staged):], reused, job_id, dmo.id, batch)
+                _copy_reused(cur, ids[len(staged):], reused, job_id, dmo.id, batch, no_triggers)
+        if trusted and (orphans := conn.execute(
+                """SELECT count(*) FROM unnest(%s::bigint[]) AS u(id) JOIN staging.listing_info i ON i.id = u.id
+                    WHERE NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.id = i.id AND s.job_id = i.job_id)""",
+                (ids,)).fetchone()[0]):
+            raise psycopg.errors.ForeignKeyViolation(f"{orphans} staged listing_info rows without their listings row")
+        with conn.cursor() as cur:
             if errors:
                 cur.executemany(
                     """INSERT INTO pipeline.job_errors (job_id, file_id, stage, rec_num, record_id, original_record,
@@ -211,23 +232,26 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
 
 
 def _copy_reused(cur: psycopg.Cursor, ids: list[int], reused: list[tuple[int, int]], job_id: int, dmo_id: int,
-                 batch: int) -> None:
+                 batch: int, no_triggers: Callable[[], AbstractContextManager[Any]] = nullcontext) -> None:
     cur.execute("CREATE TEMP TABLE reuse (id bigint, rec_num int, previous bigint) ON COMMIT DROP")
     with cur.copy("COPY reuse (id, rec_num, previous) FROM STDIN") as copy:
         for sid, (rec_num, previous) in zip(ids, reused):
             copy.write_row((sid, rec_num, previous))
+    cur.execute("ANALYZE reuse")  # a few thousand rows: found through the primary key, not a scan of all staging
     data_columns = ", ".join(LISTING_COLUMNS[5:])
-    cur.execute(
-        f"""INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, {data_columns})
-            SELECT r.id, %s, %s, %s, r.rec_num, {', '.join('p.' + c for c in LISTING_COLUMNS[5:])}
-              FROM reuse r JOIN staging.listings p ON p.id = r.previous""",
-        (job_id, dmo_id, batch))
+    with no_triggers():
+        cur.execute(
+            f"""INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, {data_columns})
+                SELECT r.id, %s, %s, %s, r.rec_num, {', '.join('p.' + c for c in LISTING_COLUMNS[5:])}
+                  FROM reuse r JOIN staging.listings p ON p.id = r.previous""",
+            (job_id, dmo_id, batch))
     info_columns = ", ".join(INFO_COLUMNS[2:])
-    cur.execute(
-        f"""INSERT INTO staging.listing_info (id, job_id, {info_columns})
-            SELECT r.id, %s, {', '.join('p.' + c for c in INFO_COLUMNS[2:])}
-              FROM reuse r JOIN staging.listing_info p ON p.id = r.previous""",
-        (job_id,))
+    with no_triggers():
+        cur.execute(
+            f"""INSERT INTO staging.listing_info (id, job_id, {info_columns})
+                SELECT r.id, %s, {', '.join('p.' + c for c in INFO_COLUMNS[2:])}
+                  FROM reuse r JOIN staging.listing_info p ON p.id = r.previous""",
+            (job_id,))
     cur.execute("DROP TABLE reuse")
 
 
@@ -253,9 +277,10 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     cities = sorted({r.city.lower() for r in rows if r.city})
     zips = sorted({r.zip.replace(" ", "").upper() for r in rows if r.zip})
     candidates = [MatchRecord(*r) for r in conn.execute(sql.FUZZY_CANDIDATES, {"cities": cities, "zips": zips})]
-    to_public = match_against(rows, candidates, review_threshold) if candidates else []
+    workers = min(2, os.cpu_count() or 1)
+    to_public = match_against(rows, candidates, review_threshold, workers=workers) if candidates else []
     matched = {m.record_id for m in to_public}
-    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold)
+    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, workers=workers)
     conn.execute("CREATE TEMP TABLE fuzzy (id bigint, target int, dup bigint, certainty numeric) ON COMMIT DROP")
     with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty) FROM STDIN") as copy:
         for m in to_public:

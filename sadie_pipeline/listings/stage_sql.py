@@ -7,6 +7,7 @@ writes everything back to staging.listings. Every statement is scoped to one job
 resolution can run again (a retried stage recomputes it from the staged rows)."""
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
+# Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts).
 LOAD_WORK = [
     "SET LOCAL work_mem = '64MB'",
     "DELETE FROM staging.listing_info WHERE id IN (SELECT id FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL)",
@@ -15,8 +16,8 @@ LOAD_WORK = [
        WITH rows AS (
            SELECT s.id, s.rec_num, s.dmo_id, s.source_id, s.listing_match_hash, s.l_hash, s.location_hash,
                   i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash,
-                  first_value(s.id) OVER (PARTITION BY s.source_id ORDER BY s.rec_num) AS by_source,
-                  first_value(s.id) OVER (PARTITION BY s.listing_match_hash ORDER BY s.rec_num) AS by_hash
+                  first_value(s.id) OVER (PARTITION BY s.source_id COLLATE "C" ORDER BY s.rec_num) AS by_source,
+                  first_value(s.id) OVER (PARTITION BY s.listing_match_hash COLLATE "C" ORDER BY s.rec_num) AS by_hash
              FROM staging.listings s JOIN staging.listing_info i USING (id)
             WHERE s.job_id = %(job)s),
        dups AS (

@@ -377,3 +377,38 @@ def test_match_within_finds_every_planted_typo_duplicate():
     # and nothing else: distinct places (unique house numbers per city) are never merged
     assert found == planted
     assert all(m.certainty >= 0.8 for m in matches)
+
+
+def _random_records(seed: int, first_id: int, n: int) -> list[MatchRecord]:
+    rng = random.Random(seed)
+    names = ["Harbour Inn", "Blue Heron Cafe", "Island Grill", "Red Sands Motel", "Maple Bakery", "Dune Tours"]
+    streets = ["Water St", "Queen Street", "Grafton Ave", "Kent Rd"]
+    cities = ["Charlottetown", "Summerside", "Cavendish", "Montague", "Souris"]
+    records = []
+    for i in range(first_id, first_id + n):
+        name = rng.choice(names)
+        if rng.random() < 0.3:
+            name = name.replace("a", "e", 1)
+        records.append(rec(i, f"{name} {rng.randint(1, 40)}" if rng.random() < 0.5 else name,
+                           f"{rng.randint(1, 60)} {rng.choice(streets)}", rng.choice(cities),
+                           rng.choice(["C1A 1A1", "C1A 2B2", "C0A 1H0", None]),
+                           rng.choice(["+19025550100", "+19025550111", None])))
+    return records
+
+
+def test_match_against_in_worker_processes_equals_one_process():
+    records, candidates = _random_records(5, 1, 600), _random_records(6, 10_001, 900)
+    one = match_against(records, candidates, 0.5)
+    assert len(one) > 100
+    assert match_against(records, candidates, 0.5, workers=2, parallel_from=1) == one
+    assert match_against(records, candidates, 0.5, workers=3, parallel_from=1) == one
+
+
+def test_match_within_in_worker_processes_equals_one_process():
+    """Blocks dealt out to forked processes (records in a city block and a postal-code block of two
+    shares, chains, ties) give exactly the one-process result."""
+    records = _random_records(11, 1, 1200)
+    one = match_within(records, 0.5)
+    assert len(one) > 100
+    assert match_within(records, 0.5, workers=2, parallel_from=1) == one
+    assert match_within(records, 0.5, workers=3, parallel_from=1) == one

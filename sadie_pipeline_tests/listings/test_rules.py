@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
-from sadie_pipeline.listings.assets import listing_raw_files
+from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
+from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
+from sadie_pipeline.listings.repository import trusted_inserts_allowed
 from sadie_pipeline.listings.review import approve, list_pending, reject
 from sadie_pipeline_tests.listings.helpers import drop_in_inbox, import_file, metadata, promote, register, run_assets
 
@@ -214,3 +216,40 @@ def test_promotion_is_all_or_nothing(tmp_path, database, local_object_store, ins
         with database.connect() as conn:
             conn.execute("DROP TRIGGER IF EXISTS refuse_image ON public.listing_images")
             conn.execute("DROP FUNCTION IF EXISTS public.refuse_image()")
+
+
+@pytest.mark.parametrize("own_trigger", [False, True], ids=["keys-checked-per-batch", "keys-checked-per-row"])
+def test_promotion_refuses_a_parent_row_gone_since_staging(tmp_path, database, local_object_store, instance, own_trigger):
+    """dmo-b's record links to dmo-a's listing by match hash; that listing is deleted before dmo-b
+    is promoted. Whether the foreign keys are checked per batch (no trigger of our own on the
+    tables) or per row (a trigger on them), promotion fails whole and writes no orphan."""
+    register(database, instance, "dmo-a", CONFIG)
+    register(database, instance, "dmo-b", CONFIG)
+    import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL]))
+    key = drop_in_inbox(local_object_store, "dmo-b", write_csv(tmp_path / "b.csv", [GRILL]))
+    run_assets(database, local_object_store, instance, "dmo-b", key, assets=[listing_raw_files, listing_stage])
+    with database.connect() as conn:
+        assert trusted_inserts_allowed(conn, TRUSTED_TABLES)
+        conn.execute("DELETE FROM public.listing_info")
+        conn.execute("DELETE FROM public.listings")
+        if own_trigger:
+            conn.execute("CREATE FUNCTION public.noop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$")
+            conn.execute("CREATE TRIGGER noop BEFORE INSERT ON public.listing_images FOR EACH ROW EXECUTE FUNCTION public.noop()")
+            assert not trusted_inserts_allowed(conn, TRUSTED_TABLES)
+    try:
+        result = promote_with(database, local_object_store, instance, "dmo-b")
+        assert not result.success
+        [failure] = [e for e in result.all_events if e.event_type_value == "STEP_FAILURE"]
+        assert "ForeignKeyViolation" in failure.event_specific_data.error.to_string()
+        with database.connect() as conn:
+            assert conn.execute("SELECT count(*) FROM public.listing_info").fetchone()[0] == 0
+            assert conn.execute("SELECT count(*) FROM staging.listings WHERE promoted_at IS NOT NULL "
+                                "AND dmo_id = (SELECT id FROM public.dmos WHERE slug = 'dmo-b')").fetchone()[0] == 0
+    finally:
+        with database.connect() as conn:
+            conn.execute("DROP TRIGGER IF EXISTS noop ON public.listing_images")
+            conn.execute("DROP FUNCTION IF EXISTS public.noop()")
+
+
+def promote_with(database, store, instance, slug):
+    return run_assets(database, store, instance, slug, assets=[listing_promotion], raise_on_error=False)
