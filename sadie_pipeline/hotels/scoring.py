@@ -20,6 +20,7 @@ import psycopg
 from sadie_pipeline.core.scoring import LeadInput, ScoreWeights, score_leads
 
 SCORED_STATUS = 4
+PREVIEW_ROWS = 10
 
 _TO_SCORE = """
 SELECT h.id, be.tier, g.room_count, g.rating, g.review_count, e.nearest_attraction_km,
@@ -62,7 +63,7 @@ class ScoreResult:
         self.scored += 1
         self.total_score += score
         self.histogram[min(score // 10 * 10, 90)] += 1
-        if len(self.preview) < 10:
+        if len(self.preview) < PREVIEW_ROWS:
             self.preview.append((hotel_id, score, components))
 
 
@@ -111,7 +112,8 @@ def _score_chunk(rows: Sequence[Sequence[Any]], weights: ScoreWeights) -> tuple[
     for hotel_id, score, details in score_leads([_lead(r) for r in rows], weights):
         # COPY text format: JSON never holds a raw tab or newline; its backslashes are doubled
         lines.append(b"%d\t%d\t%s\n" % (hotel_id, score, orjson.dumps(details).replace(b"\\", b"\\\\")))
-        parts = ", ".join(f"{k} {v['points']:g}" for k, v in details.items() if isinstance(v, dict) and "points" in v)
+        parts = "" if len(scored) >= PREVIEW_ROWS else ", ".join(
+            f"{k} {v['points']:g}" for k, v in details.items() if isinstance(v, dict) and "points" in v)
         scored.append((hotel_id, score, parts))
     return b"".join(lines), scored
 
