@@ -166,19 +166,18 @@ def merge_decision_makers(conn: psycopg.Connection, hotel_ids: Sequence[int], no
 
 # --- candidates ------------------------------------------------------------------------------------
 
-def _candidates_sql() -> str:
-    return """
-    SELECT h.id FROM sadie_gtm.hotels h
-      JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id AND hbe.booking_engine_id IS NOT NULL
-     WHERE h.region = %(region)s AND h.status IN (1, 3, 4, 5, 6)
-       AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
-     ORDER BY h.id"""
+_WITH_ENGINE = """
+SELECT h.id FROM sadie_gtm.hotels h
+  JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id AND hbe.booking_engine_id IS NOT NULL
+ WHERE h.region = %(region)s AND h.status IN (1, 3, 4, 5, 6)
+   AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
+ ORDER BY h.id
+"""
 
 
 def golden_hotel_ids(conn: psycopg.Connection, region: str, cities: Sequence[str] = ()) -> list[int]:
     """Hotels of the region with a booking engine (detected and beyond)."""
-    return [r[0] for r in conn.execute(_candidates_sql(), {"region": region,
-                                                             "cities": [c.lower() for c in cities]})]
+    return [r[0] for r in conn.execute(_WITH_ENGINE, {"region": region, "cities": [c.lower() for c in cities]})]
 
 
 def _layer_time(layer_updated_at: dict[str, Any] | None, layer: str) -> datetime | None:
