@@ -168,7 +168,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
              f"{r['enriched']} enriched (layers: {', '.join(r['layers']) or 'none'}); {r['dead_letters']} dead letters; "
              f"{r['scored']} scored, {r['launched']} launched, {r['exported']} exported")
     with database.connect() as conn:
-        exports = latest_exports(conn, DEMO_REGION)
+        exports = list(latest_exports(conn, DEMO_REGION).values())
     store = ObjectStore()
     echo(f"\n== lead exports ({len(exports)} files) ==")
     for e in exports:

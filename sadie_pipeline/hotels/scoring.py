@@ -74,11 +74,6 @@ def _lead(r: Sequence[Any]) -> LeadInput:
                      contacts_deliverable=r[11], contacts_verified=r[12])
 
 
-def lead_inputs(conn: psycopg.Connection, regions: Sequence[str], cities: Sequence[str] = ()) -> list[LeadInput]:
-    rows = conn.execute(_TO_SCORE, {"regions": list(regions), "cities": [c.lower() for c in cities]}).fetchall()
-    return [_lead(r) for r in rows]
-
-
 _SAVE = """
 WITH moved AS (
     UPDATE sadie_gtm.hotels h

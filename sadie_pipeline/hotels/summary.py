@@ -32,22 +32,6 @@ SELECT h.city,
 """
 
 
-EXPORTS = """
-SELECT scope, city, hotels, decision_makers, object_key, web_url, exported_at
-  FROM sadie_gtm.lead_exports e
- WHERE region = %s AND id = (SELECT max(id) FROM sadie_gtm.lead_exports x
-                              WHERE x.region = e.region AND x.scope = e.scope AND x.city = e.city)
- ORDER BY scope, city
-"""
-
-
-def latest_exports(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
-    """The latest file of each city and of the state."""
-    cur = conn.execute(EXPORTS, (region,))
-    names = [d.name for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
-
-
 def city_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
     cur = conn.execute(CITY_SUMMARY, (region,))
     names = [d.name for d in cur.description]

@@ -114,12 +114,19 @@ def build_workbook(region: str, city: str | None, leads: Sequence[dict[str, Any]
     return buffer.getvalue(), stats
 
 
-def latest_export(conn: psycopg.Connection, region: str, scope: str, city: str) -> tuple[str, str | None] | None:
-    """(digest, slack_ts) of the file's latest export."""
-    row = conn.execute("""SELECT digest, slack_ts FROM sadie_gtm.lead_exports
-                           WHERE region = %s AND scope = %s AND city = %s ORDER BY exported_at DESC, id DESC LIMIT 1""",
-                       (region, scope, city)).fetchone()
-    return (row[0], row[1]) if row else None
+_LATEST = """
+SELECT id, scope, city, hotels, decision_makers, object_key, web_url, digest, slack_ts, exported_at
+  FROM sadie_gtm.lead_exports e
+ WHERE region = %s AND id = (SELECT max(id) FROM sadie_gtm.lead_exports x
+                              WHERE x.region = e.region AND x.scope = e.scope AND x.city = e.city)
+ ORDER BY scope, city
+"""
+
+
+def latest_exports(conn: psycopg.Connection, region: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """The latest export of each of the region's files, by (scope, city; '' for the state)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        return {(r["scope"], r["city"]): r for r in cur.execute(_LATEST, (region,))}
 
 
 def mark_exported(conn: psycopg.Connection, region: str, city: str | None) -> int:
@@ -129,12 +136,12 @@ def mark_exported(conn: psycopg.Connection, region: str, city: str | None) -> in
 
 
 def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str, city: str | None,
-               leads: Sequence[dict[str, Any]], people: Sequence[dict[str, Any]], result: ExportResult) -> None:
+               leads: Sequence[dict[str, Any]], people: Sequence[dict[str, Any]], latest_digest: str | None,
+               result: ExportResult) -> None:
     """One file: its data compared with its latest export and, if new, written, uploaded,
     recorded and its hotels marked exported (the caller commits)."""
     scope, city_key = ("city", city) if city else ("state", "")
-    latest = latest_export(conn, region, scope, city_key)
-    if latest is not None and latest[0] == workbook_digest(leads, people):
+    if latest_digest is not None and latest_digest == workbook_digest(leads, people):
         result.unchanged.append((region, scope, city_key))
         mark_exported(conn, region, city)
         return
@@ -178,18 +185,13 @@ def announce(conn: psycopg.Connection, slack: Any, region: str, result: ExportRe
     if not slack.configured():
         result.slack = slack.not_configured_message()
         return
-    rows = conn.execute(
-        """SELECT id, scope, city, hotels, decision_makers, coalesce(web_url, object_key)
-             FROM sadie_gtm.lead_exports e
-            WHERE region = %s AND slack_ts IS NULL
-              AND id = (SELECT max(id) FROM sadie_gtm.lead_exports x
-                         WHERE x.region = e.region AND x.scope = e.scope AND x.city = e.city)
-            ORDER BY scope, city""", (region,)).fetchall()
-    if not rows:
+    pending = [e for e in latest_exports(conn, region).values() if e["slack_ts"] is None]
+    if not pending:
         return
-    ts = slack.post(slack_message(region, [r[1:] for r in rows]))
-    conn.execute("UPDATE sadie_gtm.lead_exports SET slack_ts = %s WHERE id = ANY(%s)", (ts, [r[0] for r in rows]))
-    result.slack = f"announced {len(rows)} file(s)"
+    ts = slack.post(slack_message(region, [(e["scope"], e["city"], e["hotels"], e["decision_makers"],
+                                            e["web_url"] or e["object_key"]) for e in pending]))
+    conn.execute("UPDATE sadie_gtm.lead_exports SET slack_ts = %s WHERE id = ANY(%s)", (ts, [e["id"] for e in pending]))
+    result.slack = f"announced {counted(len(pending), 'file')}"
 
 
 def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: str, result: ExportResult,
@@ -199,6 +201,7 @@ def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: 
     failures = []
     with database.connect() as conn:
         leads, people = region_rows(conn, region, cities)
+        digests = {key: e["digest"] for key, e in latest_exports(conn, region).items()}
         conn.commit()
         files = [(city, leads[city], people.get(city, [])) for city in sorted(c for c in leads if c)]
         if files and not cities:  # the state file is the whole state: not written for a few cities
@@ -207,7 +210,8 @@ def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: 
         for city, city_leads, city_people in files:
             try:
                 conn.execute("SELECT set_config('sadie.actor', %s, true)", (actor,))
-                export_one(conn, store, onedrive, region, city, city_leads, city_people, result)
+                latest = digests.get(("city", city) if city else ("state", ""))
+                export_one(conn, store, onedrive, region, city, city_leads, city_people, latest, result)
                 conn.commit()
             except Exception as exc:  # the other files go on; the error is raised after them
                 conn.rollback()
