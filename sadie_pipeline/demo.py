@@ -121,9 +121,9 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     from dagster import DagsterInstance
 
     from sadie_pipeline.definitions import defs
-    from sadie_pipeline.hotels.exports.delivery import counted
+    from sadie_pipeline.hotels.exports.delivery import counted, latest_exports
     from sadie_pipeline.hotels.markets import add_market
-    from sadie_pipeline.hotels.summary import city_summary, latest_exports
+    from sadie_pipeline.hotels.summary import city_summary
     from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
     from sadie_pipeline.resources.object_store import ObjectStore
     from sadie_pipeline.resources.serper import SerperResource
