@@ -39,8 +39,7 @@ def golden_hotels(context: AssetExecutionContext, config: CitiesOnly, database: 
     (seed 001), every candidate kept in field_provenance; duplicate decision makers merged."""
     result = GoldenResult()
     for region in context.partition_keys:
-        with database.connect() as conn:
-            conn.execute("SELECT set_config('sadie.actor', %s, true)", (_actor(context),))
+        with database.connect(actor=_actor(context)) as conn:
             build_golden(conn, region, golden_hotel_ids(conn, region, config.cities), result)
     return MaterializeResult(metadata={
         "hotels": result.hotels,
@@ -95,8 +94,7 @@ def launched_leads(context: AssetExecutionContext, config: LaunchConfig, databas
     result = LaunchResult()
     database.analyze("sadie_gtm.hotels")  # scoring just moved every hotel's status
     for region in context.partition_keys:
-        with database.connect() as conn:
-            conn.execute("SELECT set_config('sadie.actor', %s, true)", (_actor(context),))
+        with database.connect(actor=_actor(context)) as conn:
             launch_region(conn, region, criteria, result, dry_run=config.dry_run, cities=config.cities)
     return MaterializeResult(metadata={
         "dry_run": config.dry_run,

@@ -122,8 +122,7 @@ def score_regions(database: Any, regions: Sequence[str], weights: ScoreWeights, 
     exported hotels keep their status; an unchanged score leaves its row untouched). The
     database writes chunk n while the workers score the next ones; memory stays at a few chunks."""
     params = {"regions": list(regions), "cities": [c.lower() for c in cities]}
-    with database.connect() as read, database.connect() as write:
-        write.execute("SELECT set_config('sadie.actor', %s, true)", (actor,))
+    with database.connect() as read, database.connect(actor=actor) as write:
         chunks: queue.Queue = queue.Queue(maxsize=2)
         changed = [0]
         errors: list[BaseException] = []

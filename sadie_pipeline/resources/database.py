@@ -44,9 +44,13 @@ class Database(ConfigurableResource):
         return resolve_database_url(self.url)
 
     @contextmanager
-    def connect(self) -> Iterator[psycopg.Connection]:
-        """A connection whose transaction commits when the block ends without error."""
+    def connect(self, actor: str | None = None) -> Iterator[psycopg.Connection]:
+        """A connection whose transaction commits when the block ends without error. `actor`
+        (a run, a command) is what the audit trigger records as `changed_by` for every
+        transaction of this connection."""
         with psycopg.connect(self.resolved_url()) as conn:
+            if actor is not None:
+                conn.execute("SELECT set_config('sadie.actor', %s, false)", (actor,))
             yield conn
 
     def analyze(self, *tables: str) -> None:

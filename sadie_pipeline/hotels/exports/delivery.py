@@ -38,7 +38,7 @@ SELECT h.id AS hotel_id, coalesce(g.name, h.name) AS name, coalesce(g.city, h.ci
   LEFT JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
   LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
   LEFT JOIN sadie_gtm.hotel_decision_makers dm ON dm.id = g.contact_dm_id
- WHERE h.region = %(region)s AND h.status IN (5, 6) AND (%(city)s::text IS NULL OR h.city = %(city)s)
+ WHERE h.region = %(region)s AND h.status IN (5, 6)
  ORDER BY h.city NULLS LAST, h.score DESC NULLS LAST, h.id
 """
 
@@ -49,7 +49,6 @@ SELECT d.hotel_id, coalesce(g.name, h.name) AS hotel_name, h.city, d.full_name, 
   JOIN sadie_gtm.hotels h ON h.id = d.hotel_id
   LEFT JOIN sadie_gtm.golden_hotels g ON g.hotel_id = h.id
  WHERE h.region = %(region)s AND h.status IN (5, 6) AND d.merged_into IS NULL
-   AND (%(city)s::text IS NULL OR h.city = %(city)s)
  ORDER BY h.city NULLS LAST, d.hotel_id, d.confidence DESC, d.id
 """
 
@@ -97,7 +96,7 @@ def region_rows(conn: psycopg.Connection, region: str, cities: Sequence[str] = (
     for sql in (_LEADS, _PEOPLE):
         with conn.cursor(row_factory=dict_row) as cur:
             by_city: dict[str | None, list[dict[str, Any]]] = {}
-            for row in cur.execute(sql, {"region": region, "city": None}):
+            for row in cur.execute(sql, {"region": region}):
                 city = row["city"]
                 if wanted and (city or "").lower() not in wanted:
                     continue
@@ -199,7 +198,7 @@ def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: 
     """Every city file of the region, then its state file, each committed on its own; then the
     announcement. A failed file fails the run after the others are done, so a re-run redoes only it."""
     failures = []
-    with database.connect() as conn:
+    with database.connect(actor=actor) as conn:
         leads, people = region_rows(conn, region, cities)
         digests = {key: e["digest"] for key, e in latest_exports(conn, region).items()}
         conn.commit()
@@ -209,7 +208,6 @@ def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: 
                           [r for rows in people.values() for r in rows]))
         for city, city_leads, city_people in files:
             try:
-                conn.execute("SELECT set_config('sadie.actor', %s, true)", (actor,))
                 latest = digests.get(("city", city) if city else ("state", ""))
                 export_one(conn, store, onedrive, region, city, city_leads, city_people, latest, result)
                 conn.commit()
