@@ -38,9 +38,10 @@ SELECT s.name,
            CASE WHEN i.images_hash IS DISTINCT FROM pi.images_hash THEN 'images' END,
            CASE WHEN i.hours_hash IS DISTINCT FROM pi.hours_hash THEN 'hours' END)
   FROM staging.listings s JOIN staging.listing_info i ON i.id = s.id
-  JOIN LATERAL (SELECT * FROM staging.listings q
+  JOIN LATERAL (SELECT coalesce(q.reused_from, q.id) AS id FROM staging.listings q
                  WHERE q.dmo_id = s.dmo_id AND q.source_id = s.source_id AND q.job_id < s.job_id
-                   AND q.promoted_at IS NOT NULL ORDER BY q.job_id DESC LIMIT 1) p ON true
+                   AND q.promoted_at IS NOT NULL ORDER BY q.job_id DESC LIMIT 1) previous ON true
+  JOIN staging.listings p ON p.id = previous.id
   JOIN staging.listing_info pi ON pi.id = p.id
  WHERE s.job_id = %s AND s.action = 'update'
  ORDER BY s.name

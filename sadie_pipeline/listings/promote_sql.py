@@ -4,7 +4,7 @@ New ids are drawn from the public sequences up front so every insert is a plain 
 SELECT_BATCH = """
 CREATE TEMP TABLE promo ON COMMIT DROP AS
 SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
-       s.duplicate_of, s.source_id, s.certainty_score, s.match_method,
+       s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash,
        NULL::int AS new_location_id, NULL::int AS new_contact_id
   FROM staging.listings s
  WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
@@ -73,9 +73,10 @@ SELECT p.new_contact_id, i.contact_name, i.email, i.local_phone, i.international
 INSERT_LISTING_INFO = """
 INSERT INTO public.listing_info (id, listing_id, dmo_id, external_source_id, description, contact_info_id,
                                  l_hash, location_hash, li_hash, contact_info_hash, images_hash, hours_hash,
-                                 last_seen_at, last_job_id)
+                                 raw_hash, last_seen_at, last_job_id)
 SELECT p.target_listing_info_id, p.target_listing_id, %(dmo)s, p.source_id, i.description, p.new_contact_id,
-       s.l_hash, s.location_hash, i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash, now(), p.job_id
+       s.l_hash, s.location_hash, i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash, s.raw_hash, now(),
+       p.job_id
   FROM promo p JOIN staging.listing_info i ON i.id = p.id JOIN staging.listings s ON s.id = p.id
  WHERE p.li_action = 'insert'
 """
@@ -128,14 +129,14 @@ REPLACE_CHILDREN = [
 UPDATE_LISTING_INFO = """
 UPDATE public.listing_info li SET {listing_info_set}, li_hash = i.li_hash, contact_info_hash = i.contact_info_hash,
        images_hash = i.images_hash, hours_hash = i.hours_hash, l_hash = s.l_hash, location_hash = s.location_hash,
-       info_visible = true, info_status = 'active', manually_modified = false, updated_at = now(),
+       raw_hash = s.raw_hash, info_visible = true, info_status = 'active', manually_modified = false, updated_at = now(),
        last_seen_at = now(), last_job_id = p.job_id
   FROM promo p JOIN staging.listing_info i ON i.id = p.id JOIN staging.listings s ON s.id = p.id
  WHERE (p.li_action = 'update' OR p.l_action = 'update') AND li.id = p.target_listing_info_id
 """
 
 TOUCH_UNCHANGED = [
-    """UPDATE public.listing_info li SET last_seen_at = now(), last_job_id = p.job_id
+    """UPDATE public.listing_info li SET last_seen_at = now(), last_job_id = p.job_id, raw_hash = p.raw_hash
          FROM promo p WHERE p.li_action = 'unchanged' AND li.id = p.target_listing_info_id""",
     """UPDATE public.listings l SET last_seen_at = now(), last_job_id = p.job_id
          FROM promo p WHERE p.l_action = 'unchanged' AND p.action <> 'delete' AND l.id = p.target_listing_id""",

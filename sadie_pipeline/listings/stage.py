@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -29,12 +29,8 @@ from sadie_pipeline.listings.repository import (
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
-LISTING_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "source_id", "name", "category",
-                   "google_place_id", "address1", "address2", "city", "state", "zip", "country", "lat", "lng",
-                   "listing_match_hash", "l_hash", "location_hash")
-INFO_COLUMNS = ("id", "job_id", "description", "contact_name", "email", "local_phone", "international_phone",
-                "website_url", "facebook_url", "instagram_url", "twitter_url", "tripadvisor_url", "images", "hours",
-                "start_date", "end_date", "li_hash", "contact_info_hash", "images_hash", "hours_hash")
+LISTING_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", *sql.LISTING_DATA_COLUMNS)
+INFO_COLUMNS = ("id", "job_id", *sql.INFO_DATA_COLUMNS)
 _JSON_COLUMNS = {"images", "hours"}
 # A job with at least this many raw files to stage transforms them in worker processes.
 PARALLEL_FROM_FILES = 3
@@ -110,9 +106,13 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
     return result
 
 
-def _reusable_rows(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[str, int]:
-    """raw_hash -> staged row of the DMO's last promoted job, when that job ran with the same config:
-    a record that arrives unchanged gets its staged data copied instead of transformed again."""
+# (row holding the data, listing_match_hash, target_listing_id, target_listing_info_id)
+Reusable = tuple[int, str, int, int]
+
+
+def _reusable_rows(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[str, Reusable]:
+    """raw_hash -> what a thin row needs, for the records of the DMO's last promoted job (run with the
+    same config) that may be staged thin when they arrive again unchanged (sql.REUSABLE_ROWS)."""
     row = conn.execute(
         """SELECT j.id FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
@@ -123,9 +123,10 @@ def _reusable_rows(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[str,
     ).fetchone()
     if row is None:
         return {}
-    return dict(conn.execute(
-        """SELECT raw_hash, min(id) FROM staging.listings
-            WHERE job_id = %s AND raw_hash IS NOT NULL GROUP BY raw_hash""", (row[0],)).fetchall())
+    *settings, query = sql.REUSABLE_ROWS
+    for stmt in settings:
+        conn.execute(stmt)
+    return {r[0]: r[1:] for r in conn.execute(query, {"previous": row[0]})}
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,7 @@ class JobContext:
     dmo: Dmo
     job_id: int
     config: dict[str, Any]
-    reusable: dict[str, int]
+    reusable: dict[str, Reusable]
 
 
 _job: JobContext | None = None
@@ -162,10 +163,10 @@ def _stage_file_in_worker(task: FileTask) -> int:
 
 def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTask, transformer: RecordTransformer) -> int:
     """One raw file in one transaction: its staged rows, its errors and its checkpoint row.
-    Returns how many records reused the staging of an unchanged earlier record."""
+    Returns how many unchanged records were staged thin (pointing at their earlier staged data)."""
     job_id, dmo, batch = job.job_id, job.dmo, task.batch
     staged: list[dict[str, Any]] = []
-    reused: list[tuple[int, int]] = []
+    thin: list[tuple[Any, ...]] = []
     errors: list[tuple[Any, ...]] = []
     out_key = file_key("transformed", dmo.slug, task.day, job_id, batch)
     reusable = job.reusable
@@ -175,8 +176,10 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
                 meta = raw_metadata(line)
                 previous = reusable.get(meta.get("raw_hash"))
                 if previous is not None:
-                    reused.append((meta["rec_num"], previous))
-                    out.write(b'{"rec_num":%d,"same_as_staged_row":%d}\n' % (meta["rec_num"], previous))
+                    data_row, match_hash, listing_id, info_id = previous
+                    thin.append((meta["rec_num"], meta["raw_hash"], meta["source_id"], match_hash, listing_id, info_id,
+                                 data_row))
+                    out.write(b'{"rec_num":%d,"same_as_staged_row":%d}\n' % (meta["rec_num"], data_row))
                     continue
             raw = orjson.loads(line)
             res = transformer(raw)
@@ -191,7 +194,7 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             out.write(dumps_line(res.record))
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
-            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(reused),))]
+            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(thin),))]
         # The staged rows' foreign keys (job_id -> the job, listing_info -> its listings row, inserted
         # just before from the same ids) are checked for the file at once when allowed: the job row
         # locked as a per-row check would, then a count of info rows without their listings row.
@@ -207,12 +210,16 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
                 for sid, rec in zip(ids, staged):
                     copy.write_row([sid, job_id, *[orjson.dumps(rec.get(c)).decode() if c in _JSON_COLUMNS else rec.get(c)
                                                    for c in INFO_COLUMNS[2:]]])
-            if reused:
-                _copy_reused(cur, ids[len(staged):], reused, job_id, dmo.id, batch, no_triggers)
-        if trusted and (orphans := conn.execute(
+            if thin:
+                with no_triggers(), cur.copy(f"COPY staging.listings ({', '.join(sql.THIN_COLUMNS)}) FROM STDIN") as copy:
+                    for sid, (rec_num, raw_hash, source_id, match_hash, listing_id, info_id, data_row) in zip(
+                            ids[len(staged):], thin):
+                        copy.write_row((sid, job_id, dmo.id, batch, rec_num, raw_hash, source_id, match_hash, listing_id,
+                                        info_id, data_row, "source_id", 1, "unchanged", "unchanged", "unchanged", True))
+        if trusted and staged and (orphans := conn.execute(
                 """SELECT count(*) FROM unnest(%s::bigint[]) AS u(id) JOIN staging.listing_info i ON i.id = u.id
                     WHERE NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.id = i.id AND s.job_id = i.job_id)""",
-                (ids,)).fetchone()[0]):
+                (ids[:len(staged)],)).fetchone()[0]):
             raise psycopg.errors.ForeignKeyViolation(f"{orphans} staged listing_info rows without their listings row")
         with conn.cursor() as cur:
             if errors:
@@ -226,33 +233,9 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             """INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, dmo_id, file_date, batch,
                                                format, file_size, record_count)
                VALUES (%s, %s, 'transformed', 'listings', %s, %s, %s, 'jsonl.gz', %s, %s)""",
-            (job_id, store.uri(out_key), dmo.id, task.day, batch, store.size(out_key), len(staged) + len(reused)),
+            (job_id, store.uri(out_key), dmo.id, task.day, batch, store.size(out_key), len(staged) + len(thin)),
         )
-    return len(reused)
-
-
-def _copy_reused(cur: psycopg.Cursor, ids: list[int], reused: list[tuple[int, int]], job_id: int, dmo_id: int,
-                 batch: int, no_triggers: Callable[[], AbstractContextManager[Any]] = nullcontext) -> None:
-    cur.execute("CREATE TEMP TABLE reuse (id bigint, rec_num int, previous bigint) ON COMMIT DROP")
-    with cur.copy("COPY reuse (id, rec_num, previous) FROM STDIN") as copy:
-        for sid, (rec_num, previous) in zip(ids, reused):
-            copy.write_row((sid, rec_num, previous))
-    cur.execute("ANALYZE reuse")  # a few thousand rows: found through the primary key, not a scan of all staging
-    data_columns = ", ".join(LISTING_COLUMNS[5:])
-    with no_triggers():
-        cur.execute(
-            f"""INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, {data_columns})
-                SELECT r.id, %s, %s, %s, r.rec_num, {', '.join('p.' + c for c in LISTING_COLUMNS[5:])}
-                  FROM reuse r JOIN staging.listings p ON p.id = r.previous""",
-            (job_id, dmo_id, batch))
-    info_columns = ", ".join(INFO_COLUMNS[2:])
-    with no_triggers():
-        cur.execute(
-            f"""INSERT INTO staging.listing_info (id, job_id, {info_columns})
-                SELECT r.id, %s, {', '.join('p.' + c for c in INFO_COLUMNS[2:])}
-                  FROM reuse r JOIN staging.listing_info p ON p.id = r.previous""",
-            (job_id,))
-    cur.execute("DROP TABLE reuse")
+    return len(thin)
 
 
 def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:
@@ -260,7 +243,7 @@ def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, 
     for stmt in sql.LOAD_WORK:
         conn.execute(stmt, params)
     _fuzzy(conn, params, config["stage"]["review_threshold"])
-    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, sql.WRITE_BACK):
+    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, sql.WRITE_BACK, *sql.THICKEN_DUPLICATES):
         conn.execute(stmt, params)
     if config["import"]["full_import"]:
         for stmt in sql.DETECT_DELETIONS:

@@ -4,7 +4,42 @@ The work happens on `work`, a narrow temporary copy of the job's keys, hashes an
 statement builds it with the exact rules (duplicates in the batch, bridge, match hash), fuzzy
 matching fills in some of the rest, and one UPDATE computes the actions and review flags and
 writes everything back to staging.listings. Every statement is scoped to one job, so the whole
-resolution can run again (a retried stage recomputes it from the staged rows)."""
+resolution can run again (a retried stage recomputes it from the staged rows).
+
+Thin rows (reused_from set) are records the DMO sent unchanged: staged already resolved as
+'unchanged' with their targets, they take part only in the duplicate checks; one that turns out
+to be a duplicate gets its data copied back from the row it points at (THICKEN_DUPLICATES)."""
+
+# Columns of a staged record's data (besides id, job, DMO, file, rec_num).
+LISTING_DATA_COLUMNS = ("raw_hash", "source_id", "name", "category", "google_place_id", "address1", "address2",
+                        "city", "state", "zip", "country", "lat", "lng", "listing_match_hash", "l_hash",
+                        "location_hash")
+INFO_DATA_COLUMNS = ("description", "contact_name", "email", "local_phone", "international_phone", "website_url",
+                     "facebook_url", "instagram_url", "twitter_url", "tripadvisor_url", "images", "hours",
+                     "start_date", "end_date", "li_hash", "contact_info_hash", "images_hash", "hours_hash")
+THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "source_id", "listing_match_hash",
+                "target_listing_id", "target_listing_info_id", "reused_from", "match_method", "certainty_score",
+                "action", "l_action", "li_action", "ok_to_promote")
+
+# The records of the DMO's last promoted import (same config; %(previous)s) that may be staged thin
+# when they arrive again byte for byte: promoted as new, updated or unchanged, their listing and
+# listing_info visible, and the listing_info last written from this very record (its raw_hash).
+# Promotion, the only writer of listing_info and of the bridge, wrote both from that record, so
+# matching would find the same targets and nothing to change. raw_hash -> the row holding the
+# data, its match hash and its targets. Anything else is transformed and matched again.
+REUSABLE_ROWS = [
+    "SET LOCAL work_mem = '64MB'",
+    # The job's rows were written after the last statistics; a whole job is joined by hashing.
+    "SET LOCAL enable_nestloop = off",
+    """SELECT p.raw_hash, coalesce(p.reused_from, p.id), p.listing_match_hash, p.target_listing_id,
+              p.target_listing_info_id
+         FROM staging.listings p
+         JOIN public.listing_info li ON li.id = p.target_listing_info_id
+         JOIN public.listings l ON l.id = li.listing_id
+        WHERE p.job_id = %(previous)s AND p.promoted_at IS NOT NULL AND p.action IN ('insert', 'update', 'unchanged')
+          AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
+          AND l.id = p.target_listing_id AND l.listing_visible AND l.listing_status <> 'merged'""",
+]
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
 # Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts).
@@ -15,10 +50,11 @@ LOAD_WORK = [
     """CREATE TEMP TABLE work ON COMMIT DROP AS
        WITH rows AS (
            SELECT s.id, s.rec_num, s.dmo_id, s.source_id, s.listing_match_hash, s.l_hash, s.location_hash,
-                  i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash,
+                  i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash, s.reused_from,
+                  s.target_listing_id AS reused_listing, s.target_listing_info_id AS reused_info,
                   first_value(s.id) OVER (PARTITION BY s.source_id COLLATE "C" ORDER BY s.rec_num) AS by_source,
                   first_value(s.id) OVER (PARTITION BY s.listing_match_hash COLLATE "C" ORDER BY s.rec_num) AS by_hash
-             FROM staging.listings s JOIN staging.listing_info i USING (id)
+             FROM staging.listings s LEFT JOIN staging.listing_info i USING (id)
             WHERE s.job_id = %(job)s),
        dups AS (
            SELECT r.*, CASE WHEN r.by_source <> r.id THEN r.by_source
@@ -30,26 +66,35 @@ LOAD_WORK = [
              FROM dups d
              LEFT JOIN pipeline.bridge_source_target bl
                     ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
+                   AND d.reused_from IS NULL
              LEFT JOIN pipeline.bridge_source_target bli
                     ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'
+                   AND d.reused_from IS NULL
              LEFT JOIN (
                     SELECT l.listing_match_hash, min(l.id) AS id FROM public.listings l
                      WHERE l.listing_status <> 'merged' AND l.listing_match_hash IN (
-                           SELECT listing_match_hash FROM staging.listings WHERE job_id = %(job)s)
+                           SELECT listing_match_hash FROM staging.listings
+                            WHERE job_id = %(job)s AND reused_from IS NULL)
                      GROUP BY l.listing_match_hash) h
-                    ON h.listing_match_hash = d.listing_match_hash AND d.duplicate_of IS NULL AND bl.target_id IS NULL)
+                    ON h.listing_match_hash = d.listing_match_hash AND d.duplicate_of IS NULL AND bl.target_id IS NULL
+                   AND d.reused_from IS NULL)
        SELECT m.id, m.rec_num, m.dmo_id, m.source_id, m.listing_match_hash, m.l_hash, m.location_hash,
-              m.li_hash, m.contact_info_hash, m.images_hash, m.hours_hash, m.duplicate_of,
+              m.li_hash, m.contact_info_hash, m.images_hash, m.hours_hash, m.duplicate_of, m.reused_from,
               CASE WHEN m.duplicate_of IS NOT NULL THEN m.duplicate_method
-                   WHEN m.bridge_listing IS NOT NULL THEN 'source_id'
+                   WHEN m.reused_from IS NOT NULL OR m.bridge_listing IS NOT NULL THEN 'source_id'
                    WHEN m.hash_listing IS NOT NULL THEN 'match_hash' END AS match_method,
-              CASE WHEN m.duplicate_of IS NOT NULL OR m.bridge_listing IS NOT NULL OR m.hash_listing IS NOT NULL
+              CASE WHEN m.duplicate_of IS NOT NULL OR m.reused_from IS NOT NULL OR m.bridge_listing IS NOT NULL
+                     OR m.hash_listing IS NOT NULL
                    THEN 1 END::numeric(5, 4) AS certainty_score,
-              CASE WHEN m.duplicate_of IS NULL THEN coalesce(m.bridge_listing, m.hash_listing) END AS target_listing_id,
-              CASE WHEN m.duplicate_of IS NULL THEN m.bridge_info END AS target_listing_info_id
+              CASE WHEN m.duplicate_of IS NULL
+                   THEN coalesce(m.reused_listing, m.bridge_listing, m.hash_listing) END AS target_listing_id,
+              CASE WHEN m.duplicate_of IS NULL THEN coalesce(m.reused_info, m.bridge_info) END AS target_listing_info_id
          FROM matched m""",
     "CREATE UNIQUE INDEX ON work (id)",
+    # Row counts and rough distributions are all the plans need; a small sample is enough.
+    "SET LOCAL default_statistics_target = 10",
     "ANALYZE work",
+    "RESET default_statistics_target",
 ]
 
 UNMATCHED_ROWS = """
@@ -88,7 +133,8 @@ UPDATE work w SET target_listing_info_id = li.id FROM public.listing_info li
    AND li.listing_id = w.target_listing_id AND li.dmo_id = w.dmo_id
 """
 
-# Actions and review flags, written back to staging.listings in one pass.
+# Actions and review flags, written back to staging.listings in one pass (thin rows were staged
+# resolved; only those that turned out duplicates are written).
 # Listing-level fields change only when this DMO's own data changed since it last sent them
 # (a second DMO linking to a listing does not rename it), or to bring back a hidden listing.
 # Review: duplicates, fuzzy matches under the auto-match threshold, and updates of anything a
@@ -97,6 +143,7 @@ WRITE_BACK = """
 WITH sides AS (
     SELECT w.*, l.manually_modified AS l_manual, li.manually_modified AS li_manual,
            CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
+                WHEN w.reused_from IS NOT NULL THEN 'unchanged'
                 WHEN w.target_listing_id IS NULL THEN 'insert'
                 WHEN NOT l.listing_visible THEN 'update'
                 WHEN li.id IS NULL THEN 'unchanged'
@@ -104,6 +151,7 @@ WITH sides AS (
                   OR li.location_hash IS DISTINCT FROM w.location_hash THEN 'update'
                 ELSE 'unchanged' END AS l_action,
            CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
+                WHEN w.reused_from IS NOT NULL THEN 'unchanged'
                 WHEN li.id IS NULL THEN 'insert'
                 WHEN li.li_hash IS DISTINCT FROM w.li_hash
                   OR li.contact_info_hash IS DISTINCT FROM w.contact_info_hash
@@ -113,7 +161,8 @@ WITH sides AS (
                 ELSE 'unchanged' END AS li_action
       FROM work w
       LEFT JOIN public.listings l ON l.id = w.target_listing_id
-      LEFT JOIN public.listing_info li ON li.id = w.target_listing_info_id),
+      LEFT JOIN public.listing_info li ON li.id = w.target_listing_info_id
+     WHERE w.reused_from IS NULL OR w.duplicate_of IS NOT NULL),
 actions AS (
     SELECT s.*, CASE WHEN s.l_action = 'duplicate' THEN 'duplicate'
                      WHEN s.li_action = 'insert' THEN 'insert'
@@ -141,6 +190,18 @@ UPDATE staging.listings s
   FROM reviewed r WHERE s.id = r.id
 """
 
+# Thin rows found to be duplicates get their data back from the row they point at, so review and
+# promotion read them like any other staged row.
+THICKEN_DUPLICATES = [
+    f"""INSERT INTO staging.listing_info (id, job_id, {", ".join(INFO_DATA_COLUMNS)})
+        SELECT s.id, s.job_id, {", ".join("d." + c for c in INFO_DATA_COLUMNS)}
+          FROM staging.listings s JOIN staging.listing_info d ON d.id = s.reused_from
+         WHERE s.job_id = %(job)s AND s.reused_from IS NOT NULL AND s.action <> 'unchanged'""",
+    f"""UPDATE staging.listings s SET {", ".join(f"{c} = d.{c}" for c in LISTING_DATA_COLUMNS)}, reused_from = NULL
+          FROM staging.listings d
+         WHERE s.job_id = %(job)s AND s.reused_from IS NOT NULL AND s.action <> 'unchanged' AND d.id = s.reused_from""",
+]
+
 # A visible listing_info of the DMO that no record of a full import maps to is a deletion.
 DETECT_DELETIONS = [
     """CREATE TEMP TABLE gone ON COMMIT DROP AS
@@ -163,10 +224,14 @@ DETECT_DELETIONS = [
     "INSERT INTO staging.listing_info (id, job_id) SELECT id, %(job)s FROM gone",
 ]
 
+# Rows still waiting in older jobs: under review or approved (a partial index), or ok to promote
+# in a job not promoted yet (promotion takes every other row that is ok).
 SUPERSEDE_OLDER = [
     """UPDATE staging.listings SET review_status = 'superseded', ok_to_promote = false
         WHERE dmo_id = %(dmo)s AND job_id < %(job)s AND promoted_at IS NULL
-          AND (ok_to_promote OR review_status IN ('pending', 'approved'))""",
+          AND (review_status IN ('pending', 'approved')
+               OR ok_to_promote AND job_id IN (SELECT id FROM pipeline.jobs
+                                                WHERE dmo_id = %(dmo)s AND id < %(job)s AND stage <> 'promoted'))""",
     """UPDATE pipeline.jobs SET stage = 'superseded', status = 'succeeded'
         WHERE dmo_id = %(dmo)s AND id < %(job)s AND stage IN ('imported', 'stage')""",
 ]
