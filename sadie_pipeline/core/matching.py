@@ -8,15 +8,18 @@ similarity below 0.6 counts as no agreement: "40 Water St" and "40 Main St" are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import compress, repeat
 from multiprocessing import get_context
+from operator import attrgetter, eq, is_
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from sadie_pipeline.core.normalize import match_key
+from sadie_pipeline.core.normalize import MATCH_KEY_ASCII, match_key
 
 _ABBREVIATIONS = {
     "st": "street", "str": "street", "ave": "avenue", "av": "avenue", "rd": "road", "dr": "drive",
@@ -25,6 +28,7 @@ _ABBREVIATIONS = {
     "w": "west", "rte": "route", "mt": "mount", "ste": "suite",
 }
 _HOUSE_NUMBER = re.compile(r"^\d+[a-z]?\b")
+_ID = attrgetter("id")
 
 
 @dataclass(frozen=True)
@@ -154,110 +158,212 @@ class BlockIndex:
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
                   workers: int = 1, parallel_from: int = 20000) -> list[Match]:
     """Best candidate for each record scoring at least min_certainty. With workers > 1 and at least
-    parallel_from records and candidates together, the blocks are scored in that many processes."""
-    candidates = list(candidates)
-    if workers > 1 and len(records) + len(candidates) >= parallel_from:
-        best = _best_parallel(records, candidates, min_certainty, workers)
-    else:
-        best = _best_against(records, candidates, min_certainty, None)
+    parallel_from records and candidates together, large comparisons are shared out to that many
+    processes (same result; see _best)."""
+    if not isinstance(candidates, (list, tuple)):
+        candidates = list(candidates)
+    if not records or not candidates:
+        return []
+    city_keys: dict[str, str] = {}
+    left, right = _Side(records, city_keys), _Side(candidates, city_keys)
+    parallel = workers > 1 and len(records) + len(candidates) >= parallel_from
+    best = _best(left, right, min_certainty, workers if parallel else 1)
     return [best[rec.id] for rec in records if rec.id in best]
-
-
-def _best_against(records: Sequence[MatchRecord], candidates: Sequence[MatchRecord], min_certainty: float,
-                  keys: Iterable[str] | None) -> dict[int, Match]:
-    left, right = BlockIndex(records), BlockIndex(candidates)
-    best: dict[int, Match] = {}
-    for key in left.blocks if keys is None else keys:
-        rows, cols = left.blocks.get(key), right.blocks.get(key)
-        if rows and cols:
-            _best_pairs(left, rows, right, cols, min_certainty, best, later_only=False)
-    return best
 
 
 def match_within(records: Sequence[MatchRecord], min_certainty: float, workers: int = 1,
                  parallel_from: int = 5000) -> list[Match]:
     """Near duplicates inside one batch: each record against the records before it, so the
     first of a group stays primary and the later ones point at it (chains resolve to the first).
-    With workers > 1 and at least parallel_from records, the blocks are scored in that many
-    processes (same result: each block is scored whole by one of them)."""
-    if workers > 1 and len(records) >= parallel_from:
-        best = _best_parallel(records, None, min_certainty, workers)
-    else:
-        best = _best_within(records, min_certainty, None)
+    With workers > 1 and at least parallel_from records, large comparisons are shared out to that
+    many processes (same result; see _best)."""
+    if len(records) < 2:
+        return []
+    parallel = workers > 1 and len(records) >= parallel_from
+    best = _best(_Side(records, {}), None, min_certainty, workers if parallel else 1)
     primary: dict[int, int] = {}
     matches = []
-    for rec in records:
-        m = best.get(rec.id)
-        if m:
-            root = primary.get(m.candidate_id, m.candidate_id)
-            primary[rec.id] = root
-            matches.append(Match(rec.id, root, m.certainty))
+    found = list(map(best.get, map(_ID, records)))
+    for rec, m in compress(zip(records, found), found):
+        root = primary.get(m.candidate_id, m.candidate_id)
+        primary[rec.id] = root
+        matches.append(Match(rec.id, root, m.certainty))
     return matches
 
 
-def _best_within(records: Sequence[MatchRecord], min_certainty: float, keys: Iterable[str] | None) -> dict[int, Match]:
-    """Each record's best earlier match, over the blocks named by keys (all blocks when None)."""
-    index = BlockIndex(records)
-    best: dict[int, Match] = {}
-    for key in index.blocks if keys is None else keys:
-        members = index.blocks[key]
-        if len(members) > 1:
-            _best_pairs(index, members, index, members, min_certainty, best, later_only=True)
-    return best
 
+class _Side:
+    """The records of one side of a match (the records, or the candidates) grouped by block key,
+    with comparison keys computed only for the positions that need them.
 
-# What a forked worker reads: (records, candidates or None, min_certainty,
-# [(record positions, candidate positions, block keys)] per share).
-_fork_state: tuple[Sequence[MatchRecord], Sequence[MatchRecord] | None, float,
-                   list[tuple[list[int], list[int], list[str]]]] | None = None
+    blocks maps each block key (as block_keys gives them) to its positions, in order. zip_city
+    maps each postal-code block key to the city block key all its records share (None when they
+    do not all have one and the same city): such a block's pairs are all pairs of that city block
+    too, so scoring it again would change nothing. city_keys caches the block key of each city
+    string (there are far fewer cities than records); both sides of a match share it."""
 
-
-def _best_of_share(share: int) -> dict[int, Match]:
-    assert _fork_state is not None
-    records, candidates, min_certainty, shares = _fork_state
-    rows, cols, keys = shares[share]
-    if candidates is None:
-        return _best_within([records[p] for p in rows], min_certainty, keys)
-    return _best_against([records[p] for p in rows], [candidates[p] for p in cols], min_certainty, keys)
-
-
-def _best_parallel(records: Sequence[MatchRecord], candidates: Sequence[MatchRecord] | None, min_certainty: float,
-                   workers: int) -> dict[int, Match]:
-    """The blocks (of records against candidates, or of the records among themselves when candidates
-    is None) dealt out by size (pairs scored) to `workers` shares; each share indexes only the records
-    and candidates of its blocks, in their order, so a block's scoring is unchanged. The calling
-    process scores one share while forked processes score the others; a record found in blocks of
-    two shares keeps the better match, ties going to the lower candidate id as within one."""
-    global _fork_state
-
-    def blocks_of(items: Sequence[MatchRecord]) -> dict[str, list[int]]:
+    def __init__(self, records: Sequence[MatchRecord], city_keys: dict[str, str]):
+        self.records = records
         blocks: dict[str, list[int]] = {}
-        for position, rec in enumerate(items):
-            for key in block_keys(rec):
-                blocks.setdefault(key, []).append(position)
-        return blocks
+        zip_city: dict[str, str | None] = {}
+        zip_keys: dict[str, str] = {}
+        for position, rec in enumerate(records):
+            city, postal = rec.city, rec.zip
+            city_key = None
+            if city:
+                city_key = city_keys.get(city)
+                if city_key is None:
+                    city_key = city_keys[city] = "city:" + match_key(city)
+                members = blocks.get(city_key)
+                if members is None:
+                    blocks[city_key] = [position]
+                else:
+                    members.append(position)
+            if postal:
+                zip_key = zip_keys.get(postal)
+                if zip_key is None:
+                    zip_key = zip_keys[postal] = "zip:" + postal.replace(" ", "").upper()
+                members = blocks.get(zip_key)
+                if members is None:
+                    blocks[zip_key] = [position]
+                    zip_city[zip_key] = city_key
+                else:
+                    members.append(position)
+                    if zip_city[zip_key] != city_key:
+                        zip_city[zip_key] = None
+        self.blocks = blocks
+        self.zip_city = zip_city
+        # comparison keys by position, None until computed
+        self.names: list[str | None] = [None] * len(records)  # name_key's words, sorted (sorted_name_keys)
+        self.addresses: list[str | None] = [None] * len(records)  # address_key
+        self.numbers: list[str | None] = [None] * len(records)  # house number of the address key, if any
+        self._named = self._addressed = False
 
-    left = blocks_of(records)
-    right = left if candidates is None else blocks_of(candidates)
-    sizes = {key: len(rows) * len(right.get(key, ())) for key, rows in left.items()}
+    def prepare_addresses(self, positions: Collection[int]) -> None:
+        """address_key and house number of the positions (those without them yet)."""
+        records = self.records
+        if not self._addressed and len(positions) == len(records):  # all of them: straight into the lists
+            self.addresses = address_keys([rec.address1 for rec in records])
+            self.numbers = [m.group() if (m := _HOUSE_NUMBER.match(a)) else None for a in self.addresses]
+        else:
+            addresses, numbers = self.addresses, self.numbers
+            todo = [p for p in positions if addresses[p] is None]
+            for p, address in zip(todo, address_keys([records[p].address1 for p in todo])):
+                addresses[p] = address
+                numbers[p] = _house_number(address)
+        self._addressed = True
+
+    def prepare_names(self, positions: Collection[int]) -> None:
+        """The sorted name key of the positions (those without one yet)."""
+        records = self.records
+        if not self._named and len(positions) == len(records):
+            self.names = sorted_name_keys([rec.name for rec in records])
+        else:
+            names = self.names
+            todo = [p for p in positions if names[p] is None]
+            for p, name in zip(todo, sorted_name_keys([records[p].name for p in todo])):
+                names[p] = name
+        self._named = True
+
+
+def sorted_name_keys(names: Iterable[str | None]) -> list[str]:
+    """For each name, the words of name_key(name) in sorted order, joined by single spaces: so that
+    fuzz.ratio of two of them is fuzz.token_sort_ratio of the name keys (which sorts the words of
+    both each time it compares them)."""
+    table, delete = MATCH_KEY_ASCII
+    keys = []
+    for name in names:
+        if not name:
+            keys.append("")
+        elif name.isascii():  # name_key through the ASCII path of match_key, without building the str
+            words = name.replace("&", " and ").encode().translate(table, delete).split()
+            if len(words) > 1 and words[0] == b"the":
+                del words[0]
+            words.sort()
+            keys.append(b" ".join(words).decode())
+        else:
+            keys.append(" ".join(sorted(name_key(name).split(" "))))
+    return keys
+
+
+_ABBREVIATIONS_ASCII = {short.encode(): long.encode() for short, long in _ABBREVIATIONS.items()}
+
+
+def address_keys(addresses: Iterable[str | None]) -> list[str]:
+    """address_key of each address."""
+    table, delete = MATCH_KEY_ASCII
+    expand = _ABBREVIATIONS_ASCII.get
+    keys = []
+    for address in addresses:
+        if not address:
+            keys.append("")
+        elif address.isascii():  # address_key through the ASCII path of match_key, in bytes
+            words = address.encode().translate(table, delete).split()
+            keys.append(b" ".join(map(expand, words, words)).decode())
+        else:
+            keys.append(address_key(address))
+    return keys
+
+
+# Below this many pairs compared in cdist, forking more processes costs more than it saves.
+_PARALLEL_PAIRS = 5_000_000
+
+
+def _best(left: _Side, right: _Side | None, min_certainty: float, workers: int) -> dict[int, Match]:
+    """Each left record's best match over the blocks it shares with right (or, when right is None,
+    with the earlier records of left), ties to the lower candidate id.
+
+    A pair whose addresses carry different house numbers scores half. For min_certainty 0.5 such a
+    pair would need equal names, the same phone and equal addresses, which cannot have different
+    numbers; generally, when the address ratio such a pair needs is more than two different
+    addresses of the sides can reach (_halved_can_match), only pairs where a house number is
+    missing or equal can match. Then each block is split (_split_block): most of its pairs, at
+    different numbers, are never compared, and names are only keyed for the records of a part.
+    Otherwise each block is scored whole.
+
+    With workers > 1 and at least _PARALLEL_PAIRS pairs to compare in cdist, the parts are dealt out
+    by size to that many shares: the calling process scores one while forked processes score the
+    others; a record found in parts of two shares keeps the better match, ties going to the lower
+    candidate id as within one."""
+    global _fork_state
+    within = right is None
+    other = left if right is None else right
+    keys = []
+    for key, rows in left.blocks.items():
+        cols = other.blocks.get(key)
+        if cols is None or (within and len(rows) < 2):
+            continue
+        if key.startswith("zip:"):
+            city = left.zip_city[key]
+            if city is not None and city == other.zip_city[key]:
+                continue  # every pair of this block is a pair of the block of that city
+        keys.append(key)
+    if not keys:
+        return {}
+    left.prepare_addresses(set().union(*(left.blocks[key] for key in keys)))
+    if not within:
+        other.prepare_addresses(set().union(*(other.blocks[key] for key in keys)))
+    parts: list[tuple[list[int], list[int]]] = []  # rows against cols, scored by _cdist_pairs
+    pairs: list[tuple[int, int]] = []  # a few pairs, scored one by one
+    if _halved_can_match(left, other, min_certainty):
+        parts = [(left.blocks[key], other.blocks[key]) for key in keys]
+    else:
+        for key in keys:
+            _split_block(left.numbers, left.blocks[key], other.numbers, other.blocks[key], within, parts, pairs)
+    sizes = [len(rows) * len(cols) for rows, cols in parts]
+    if workers < 2 or len(parts) < 2 or sum(sizes) < _PARALLEL_PAIRS:
+        return _best_of_parts(left, right, parts, pairs, min_certainty)
     loads = [0] * workers
-    rows_of: list[set[int]] = [set() for _ in range(workers)]
-    cols_of: list[set[int]] = [set() for _ in range(workers)]
-    keys_of: list[list[str]] = [[] for _ in range(workers)]
-    for key, size in sorted(sizes.items(), key=lambda kv: -kv[1]):
-        if size < 2 if candidates is None else size < 1:
-            break
+    shares: list[list[tuple[list[int], list[int]]]] = [[] for _ in range(workers)]
+    for size, part in sorted(zip(sizes, parts), key=lambda sp: -sp[0]):
         share = loads.index(min(loads))
         loads[share] += size
-        rows_of[share].update(left[key])
-        cols_of[share].update(right[key])
-        keys_of[share].append(key)
-    shares = [(sorted(rows), sorted(cols), keys) for rows, cols, keys in zip(rows_of, cols_of, keys_of)]
-    _fork_state = (records, candidates, min_certainty, shares)
+        shares[share].append(part)
+    _fork_state = (left, right, min_certainty, shares)
     try:
         with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork")) as pool:
             futures = [pool.submit(_best_of_share, share) for share in range(1, workers)]
-            best = _best_of_share(0)
+            best = _best_of_parts(left, right, shares[0], pairs, min_certainty)
             for future in futures:
                 for rid, m in future.result().items():
                     current = best.get(rid)
@@ -269,38 +375,169 @@ def _best_parallel(records: Sequence[MatchRecord], candidates: Sequence[MatchRec
     return best
 
 
-def _best_pairs(left: BlockIndex, rows: list[int], right: BlockIndex, cols: list[int], min_certainty: float,
-                best: dict[int, Match], later_only: bool) -> None:
-    """Scores one block: all name pairs at once in C (rapidfuzz cdist), then the full certainty
-    only for pairs whose names could reach min_certainty. Keeps each left record's best match
-    (ties to the lower candidate id); with later_only, a record only matches earlier positions."""
+# What a forked worker reads: (left, right or None, min_certainty, the parts of each share).
+_fork_state: tuple[_Side, _Side | None, float, list[list[tuple[list[int], list[int]]]]] | None = None
+
+
+def _best_of_share(share: int) -> dict[int, Match]:
+    assert _fork_state is not None
+    left, right, min_certainty, shares = _fork_state
+    return _best_of_parts(left, right, shares[share], [], min_certainty)
+
+
+def _best_of_parts(left: _Side, right: _Side | None, parts: list[tuple[list[int], list[int]]],
+                   pairs: list[tuple[int, int]], min_certainty: float) -> dict[int, Match]:
+    """Each left record's best match among the parts (rows against cols) and the pairs."""
+    best: dict[int, Match] = {}
+    within = right is None
+    other = left if right is None else right
+    left_needed = set().union(*(rows for rows, _ in parts))
+    right_needed = set().union(*(cols for _, cols in parts))
+    if pairs:
+        left_rows, right_cols = zip(*pairs)
+        left_needed.update(left_rows)
+        right_needed.update(right_cols)
+    if within:
+        left.prepare_names(left_needed | right_needed)
+    else:
+        left.prepare_names(left_needed)
+        other.prepare_names(right_needed)
+    for rows, cols in parts:
+        _cdist_pairs(left, rows, other, cols, min_certainty, best, within)
+    _score_pairs(left, other, pairs, min_certainty, best)
+    return best
+
+
+def _halved_can_match(left: _Side, right: _Side, min_certainty: float) -> bool:
+    """Whether a pair at different house numbers (its score halved) might reach min_certainty: with
+    full name and phone credit, it needs an address credit of at least `needed` (a margin below,
+    for the rounding of scores), so an address ratio of at least `ratio`; two different address keys
+    of lengths a and b (b - 1 edits at least) reach at most 100 * (1 - 1 / (a + b)), and equal ones
+    have the same house number."""
+    needed = (2 * (min_certainty - 0.0001) - 0.7) / 0.3
+    if needed > 1:
+        return False
+    if needed <= 0:
+        return True
+    ratio = 100 * (0.6 + 0.4 * needed)
+    longest = (max(map(len, filter(None, left.addresses)), default=0)
+               + max(map(len, filter(None, right.addresses)), default=0))
+    return longest > 0 and 100 * (1 - 1 / longest) >= ratio - 1e-6
+
+
+# Up to this many pairs, a part of a block is scored pair by pair rather than in cdist.
+_FEW_PAIRS = 48
+
+
+def _split_block(left_numbers: list[str | None], rows: list[int], right_numbers: list[str | None], cols: list[int],
+                 within: bool, parts: list[tuple[list[int], list[int]]], pairs: list[tuple[int, int]]) -> None:
+    """The pairs of a block where a house number is missing or both are equal: rows without a
+    number against all cols, rows with one against cols without one and against cols with the
+    same one. Large parts go to parts, the pairs of small ones to pairs; within (rows is cols),
+    only pairs of a row and an earlier col."""
+
+    def add(part_rows: list[int], part_cols: list[int]) -> None:
+        if len(part_rows) * len(part_cols) > _FEW_PAIRS:
+            parts.append((part_rows, part_cols))
+        elif within:
+            pairs.extend((i, j) for i in part_rows for j in part_cols if j < i)
+        else:
+            pairs.extend((i, j) for i in part_rows for j in part_cols)
+
+    # (the scans below run in C: a block has a few records sharing a number among many that do not)
+    row_numbers = list(map(left_numbers.__getitem__, rows))
+    rows_without = list(compress(rows, map(is_, row_numbers, repeat(None)))) if None in row_numbers else []
+    if rows_without:
+        add(rows_without, cols)
+    if within:
+        counts = Counter(row_numbers)
+        if len(counts) < len(rows):
+            for number, count in counts.items():
+                if count > 1 and number is not None:
+                    group = list(compress(rows, map(eq, row_numbers, repeat(number))))
+                    add(group, group)
+        if rows_without and len(rows_without) < len(rows):
+            add(list(compress(rows, row_numbers)), rows_without)
+        return
+    col_numbers = list(map(right_numbers.__getitem__, cols))
+    if None in col_numbers and len(rows_without) < len(rows):
+        add(list(compress(rows, row_numbers)), list(compress(cols, map(is_, col_numbers, repeat(None)))))
+    wanted = set(row_numbers)
+    wanted.discard(None)
+    same: dict[str, list[int]] = {}
+    for j, number in compress(zip(cols, col_numbers), map(wanted.__contains__, col_numbers)):
+        group = same.get(number)
+        if group is None:
+            same[number] = [j]
+        else:
+            group.append(j)
+    for number, group in same.items():
+        add(list(compress(rows, map(eq, row_numbers, repeat(number)))), group)
+
+
+def _score_pairs(left: _Side, right: _Side, pairs: Iterable[tuple[int, int]], min_certainty: float,
+                 best: dict[int, Match]) -> None:
+    """Scores the given (left position, right position) pairs one by one, as _cdist_pairs would."""
     cut = max(0.0, _name_cut(min_certainty, 1.0))
-    ratios = process.cdist([left.names[i] for i in rows], [right.names[j] for j in cols],
-                           scorer=fuzz.token_sort_ratio, score_cutoff=cut, dtype=np.float64)
-    addresses = process.cdist([left.addresses[i] for i in rows], [right.addresses[j] for j in cols],
-                              scorer=fuzz.ratio, dtype=np.float64)
-    # The most each pair could score (full phone credit): most pairs of a block drop out here, in C.
-    address_credit = np.clip((addresses / 100 - 0.6) / 0.4, 0.0, 1.0)
-    address_credit[addresses == 0] = 0.5  # an empty address on either side counts half, as in _score
-    ceiling = 0.6 * ratios / 100 + 0.3 * address_credit + 0.1
-    ratios[ceiling < min_certainty - 0.0001] = 0
-    if later_only:
-        ratios = np.tril(ratios, -1)
     halved_cut = _name_cut(min_certainty, 0.5)
-    for r, c in zip(*np.nonzero(ratios)):
-        i, j = rows[r], cols[c]
-        name_ratio = float(ratios[r, c])
-        num_a, num_b = left.numbers[i], right.numbers[j]
-        if num_a and num_b and num_a != num_b and name_ratio < halved_cut:
-            continue
-        rec, cand = left.records[i], right.records[j]
-        score = _score(name_ratio, left.addresses[i], num_a, rec.phone, right.addresses[j], num_b, cand.phone)
-        if score < min_certainty:
-            continue
-        current = best.get(rec.id)
-        if current is None or score > current.certainty or (
-                score == current.certainty and cand.id < current.candidate_id):
-            best[rec.id] = Match(rec.id, cand.id, score)
+    ratio = fuzz.ratio
+    left_names, right_names = left.names, right.names
+    for i, j in pairs:
+        name_ratio = ratio(left_names[i], right_names[j], score_cutoff=cut)
+        if name_ratio:
+            _keep_best(left, i, right, j, name_ratio, min_certainty, halved_cut, best)
+
+
+def _keep_best(left: _Side, i: int, right: _Side, j: int, name_ratio: float, min_certainty: float,
+               halved_cut: float, best: dict[int, Match]) -> None:
+    """The certainty of left record i and right record j, kept as i's best match if it is."""
+    num_a, num_b = left.numbers[i], right.numbers[j]
+    if num_a and num_b and num_a != num_b and name_ratio < halved_cut:
+        return
+    rec, cand = left.records[i], right.records[j]
+    score = _score(name_ratio, left.addresses[i], num_a, rec.phone, right.addresses[j], num_b, cand.phone)
+    if score < min_certainty:
+        return
+    current = best.get(rec.id)
+    if current is None or score > current.certainty or (
+            score == current.certainty and cand.id < current.candidate_id):
+        best[rec.id] = Match(rec.id, cand.id, score)
+
+
+def _cdist_pairs(left: _Side, rows: list[int], right: _Side, cols: list[int], min_certainty: float,
+                 best: dict[int, Match], later_only: bool) -> None:
+    """Scores rows against cols: all name pairs and all address pairs at once in C (rapidfuzz
+    cdist), then the full certainty only for pairs that could reach min_certainty. With
+    later_only, only pairs of a row and an earlier col."""
+    cut = max(0.0, _name_cut(min_certainty, 1.0))
+    row_names = [left.names[i] for i in rows]
+    row_addresses = [left.addresses[i] for i in rows]
+    if rows is cols:
+        col_names, col_addresses = row_names, row_addresses
+    else:
+        col_names = [right.names[j] for j in cols]
+        col_addresses = [right.addresses[j] for j in cols]
+    # the ratio of the sorted words is token_sort_ratio of the name keys
+    ratios = process.cdist(row_names, col_names, scorer=fuzz.ratio, score_cutoff=cut, dtype=np.float64)
+    # the address share of the score, as _score gives it: nothing below a ratio of 60, half when
+    # either address is empty
+    addresses = process.cdist(row_addresses, col_addresses, scorer=fuzz.ratio, score_cutoff=60, dtype=np.float64)
+    credit = np.clip((addresses / 100 - 0.6) / 0.4, 0.0, 1.0)
+    if "" in row_addresses:
+        credit[[not a for a in row_addresses], :] = 0.5
+    if "" in col_addresses:
+        credit[:, [not a for a in col_addresses]] = 0.5
+    # The most each pair could score (full phone credit, no halving, a margin for the rounding):
+    # most pairs drop out here, in C. A name ratio below the cut (0) never matches.
+    possible = (0.6 / 100 * ratios + 0.3 * credit >= min_certainty - 0.1 - 0.0001) & (ratios > 0)
+    if later_only:
+        possible &= np.less.outer(cols, rows).T
+    found_rows, found_cols = np.nonzero(possible)
+    if not len(found_rows):
+        return
+    halved_cut = _name_cut(min_certainty, 0.5)
+    for r, c, name_ratio in zip(found_rows.tolist(), found_cols.tolist(), ratios[found_rows, found_cols].tolist()):
+        _keep_best(left, rows[r], right, cols[c], name_ratio, min_certainty, halved_cut, best)
 
 
 def classify(score: float, auto_match: float, review: float) -> str:

@@ -49,7 +49,30 @@ def match_key(value: str | None) -> str:
     """The seeds' normalize(): lower case, no punctuation, single spaces."""
     if not value:
         return ""
+    if value.isascii():  # the same key through one bytes.translate (see ascii_match_translation)
+        return b" ".join(value.encode().translate(*MATCH_KEY_ASCII).split()).decode()
     return " ".join(_NON_WORD.sub("", value.lower()).split())
+
+
+def ascii_match_translation() -> tuple[bytes, bytes]:
+    """The (table, delete) arguments of bytes.translate that do match_key's work on ASCII text:
+    each character lower-cased, dropped when _NON_WORD matches it, and made a plain space when
+    str.split() splits on it, so that bytes.split() then splits exactly where str.split() would.
+    Derived from the very expressions match_key uses, character by character (on ASCII text,
+    lower() and the pattern work one character at a time)."""
+    table, delete = bytearray(range(256)), bytearray()
+    for code in range(128):
+        char = chr(code).lower()
+        if _NON_WORD.sub("", char) == "":
+            delete.append(code)
+        elif char.isspace():
+            table[code] = ord(" ")
+        else:
+            table[code] = ord(char)
+    return bytes(table), bytes(delete)
+
+
+MATCH_KEY_ASCII = ascii_match_translation()
 
 
 # ISO 3166 alpha-2 codes for the names and alpha-3 codes sources write instead of the code.

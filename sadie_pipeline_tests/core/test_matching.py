@@ -5,19 +5,28 @@ from __future__ import annotations
 import random
 import string
 
+import numpy as np
 import pytest
+from rapidfuzz import fuzz, process
 
+from sadie_pipeline.core import matching
 from sadie_pipeline.core.matching import (
     BlockIndex,
     Match,
     MatchRecord,
+    _halved_can_match,
+    _house_number,
+    _Side,
+    _split_block,
     address_key,
+    address_keys,
     block_keys,
     certainty,
     classify,
     match_against,
     match_within,
     name_key,
+    sorted_name_keys,
 )
 
 CITY = "Charlottetown"
@@ -396,7 +405,8 @@ def _random_records(seed: int, first_id: int, n: int) -> list[MatchRecord]:
     return records
 
 
-def test_match_against_in_worker_processes_equals_one_process():
+def test_match_against_in_worker_processes_equals_one_process(monkeypatch):
+    monkeypatch.setattr(matching, "_PARALLEL_PAIRS", 0)  # fork however little there is to compare
     records, candidates = _random_records(5, 1, 600), _random_records(6, 10_001, 900)
     one = match_against(records, candidates, 0.5)
     assert len(one) > 100
@@ -404,11 +414,214 @@ def test_match_against_in_worker_processes_equals_one_process():
     assert match_against(records, candidates, 0.5, workers=3, parallel_from=1) == one
 
 
-def test_match_within_in_worker_processes_equals_one_process():
+def test_match_within_in_worker_processes_equals_one_process(monkeypatch):
     """Blocks dealt out to forked processes (records in a city block and a postal-code block of two
     shares, chains, ties) give exactly the one-process result."""
+    monkeypatch.setattr(matching, "_PARALLEL_PAIRS", 0)
     records = _random_records(11, 1, 1200)
     one = match_within(records, 0.5)
     assert len(one) > 100
     assert match_within(records, 0.5, workers=2, parallel_from=1) == one
     assert match_within(records, 0.5, workers=3, parallel_from=1) == one
+
+
+# --- the fast paths of match_against / match_within against brute force -----------------------
+
+def test_sorted_name_keys_are_the_sorted_words_of_name_key():
+    rnd = random.Random(3)
+    pieces = ["The", "the", "THE", "&", "and", "Café", "Straße", "St.", "O'Neil's", "Inn", "bar", "B&B", "",
+              "  ", "-", "Ünïcode", "A", "z", "Σ", "10", "9a", "_x", "\t", "\x1c"]
+    names = [None, "", "The", "The ", "the the inn", "&", "Theatre Café", "Bar & Grill", "B&B"]
+    names += ["".join(rnd.choice([" ", ""]) + rnd.choice(pieces) for _ in range(rnd.randint(1, 6))) for _ in range(3000)]
+    keys = sorted_name_keys(names)
+    assert keys == [" ".join(sorted(name_key(n).split())) for n in names]
+    # so the ratio of two of them is token_sort_ratio of the name keys, as cdist gives it
+    for _ in range(3000):
+        a, b = rnd.randrange(len(names)), rnd.randrange(len(names))
+        cut = rnd.choice([0.0, 16.65, 66.65])
+        expected = process.cdist([name_key(names[a])], [name_key(names[b])], scorer=fuzz.token_sort_ratio,
+                                 score_cutoff=cut, dtype=np.float64)[0, 0]
+        assert fuzz.ratio(keys[a], keys[b], score_cutoff=cut) == expected
+
+
+def test_address_keys_equal_address_key():
+    rnd = random.Random(4)
+    pieces = ["12", "12a", "St", "st.", "N", "Rd,", "Ave", "Côte", "Route", "#4", "Ste", "\t", "-", "STR", "Blvd."]
+    addresses = [None, "", "   ", "St", "1 N Main Rd, Ste 4"]
+    addresses += [" ".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 5))) for _ in range(3000)]
+    assert address_keys(addresses) == [address_key(a) for a in addresses]
+
+
+def test_side_groups_records_as_block_index_does():
+    records = _shaped_records(random.Random(5), 1, 400)
+    side, index = _Side(records, {}), BlockIndex(records)
+    assert side.blocks == index.blocks
+    city_of = {i: key for key, members in index.blocks.items() if key.startswith("city:") for i in members}
+    for key, members in side.blocks.items():
+        if key.startswith("zip:"):
+            cities = {city_of.get(i) for i in members}
+            assert side.zip_city[key] == (cities.pop() if len(cities) == 1 else None)
+    assert any(city is None for city in side.zip_city.values())       # postal codes across cities
+    assert any(city is not None for city in side.zip_city.values())
+
+
+def test_side_computes_keys_of_the_positions_asked_for():
+    records = _shaped_records(random.Random(9), 1, 60)
+    side = _Side(records, {})
+    side.prepare_addresses({3, 5, 8})
+    side.prepare_names([5, 9])
+    assert [i for i, a in enumerate(side.addresses) if a is not None] == [3, 5, 8]
+    assert [i for i, n in enumerate(side.names) if n is not None] == [5, 9]
+    side.prepare_addresses(range(60))
+    side.prepare_names(range(60))
+    assert side.addresses == [address_key(r.address1) for r in records]
+    assert side.numbers == [_house_number(address_key(r.address1)) for r in records]
+    assert side.names == sorted_name_keys(r.name for r in records)
+    fresh = _Side(records, {})
+    fresh.prepare_addresses(range(60))  # all at once
+    fresh.prepare_names(range(60))
+    assert (fresh.addresses, fresh.numbers, fresh.names) == (side.addresses, side.numbers, side.names)
+
+
+@pytest.mark.parametrize("within", [True, False])
+def test_split_block_keeps_exactly_the_pairs_with_a_missing_or_equal_number(within):
+    rnd = random.Random(6)
+    for _ in range(300):
+        numbers = [rnd.choice([None, "1", "2", "3", "4a", "10"]) for _ in range(rnd.randint(1, 40))]
+        other = numbers if within else [rnd.choice([None, "1", "2", "5", "4a"]) for _ in range(rnd.randint(1, 40))]
+        rows = sorted(rnd.sample(range(len(numbers)), rnd.randint(1, len(numbers))))
+        cols = rows if within else sorted(rnd.sample(range(len(other)), rnd.randint(1, len(other))))
+        parts, pairs = [], []
+        _split_block(numbers, rows, other, cols, within, parts, pairs)
+        found = list(pairs) + [(i, j) for part_rows, part_cols in parts for i in part_rows for j in part_cols
+                               if j < i or not within]
+        assert len(found) == len(set(found))  # no pair twice
+        expected = {(i, j) for i in rows for j in cols if (j < i or not within)
+                    and (numbers[i] is None or other[j] is None or numbers[i] == other[j])}
+        assert set(found) == expected
+
+
+def test_halved_can_match():
+    def side(*addresses):
+        s = _Side([rec(i, "x", a) for i, a in enumerate(addresses)], {})
+        s.prepare_addresses(range(len(addresses)))
+        return s
+
+    short = side("12 Water St", "14 Water Street", "")
+    assert not _halved_can_match(short, short, 0.5)
+    assert not _halved_can_match(short, short, 0.8)
+    assert _halved_can_match(short, short, 0.4)
+    assert _halved_can_match(short, short, 0.3)
+    # addresses so long that two different ones could be 99.97 % alike
+    long = side("12 " + "water " * 400, "14 " + "water " * 400)
+    assert _halved_can_match(long, long, 0.5)
+    assert not _halved_can_match(long, long, 0.51)
+
+
+def test_halved_cannot_match_means_no_pair_at_different_numbers_reaches_the_floor():
+    records = _shaped_records(random.Random(8), 1, 300)
+    side = _Side(records, {})
+    side.prepare_addresses(range(len(records)))
+    for floor in (0.5, 0.55, 0.7):
+        assert not _halved_can_match(side, side, floor)
+        for i, a in enumerate(records):
+            for b in records[i + 1:i + 40]:
+                num_a, num_b = side.numbers[i], _house_number(address_key(b.address1))
+                if num_a and num_b and num_a != num_b:
+                    assert certainty(a, b) < floor
+
+
+def _shaped_records(rnd: random.Random, first_id: int, n: int, phones: bool = True) -> list[MatchRecord]:
+    """Records of many shapes: chains (equal names at other numbers), near-equal names, addresses
+    without a number or empty, numbers with a letter, non-ASCII text, postal codes shared by two
+    cities, cities spelled differently, missing cities and postal codes."""
+    names = ["Tim Hortons", "Tim Horton's", "The Gahan House", "Gahan House", "Café Dolce", "Cafe Dolce",
+             "Harbour View Grill", "Harbor View Grill", "Red Sands Motel", "Brickhouse Kitchen & Bar",
+             "Brickhouse Kitchen and Bar", "Sobeys", "", "Straße Inn", "Island Grill", "Dune Tours"]
+    streets = ["Water St", "Water Street", "Queen St", "Côte Rd", "University Ave", "Main St"]
+    cities = [("Charlottetown", "C1A 1A1"), ("CHARLOTTETOWN.", "C1A 1A1"), ("Charlottetown", "C1A 2B2"),
+              ("Summerside", "C1N 1A1"), ("Summerside", "C1A 2B2"), ("Montréal", "H2X 1Y4"), (None, "C1A 1A1"),
+              ("Souris", None), (None, None)]
+    records = []
+    for i in range(first_id, first_id + n):
+        name = rnd.choice(names)
+        if rnd.random() < 0.3:
+            name = name.replace("o", "0" if rnd.random() < 0.2 else "oo", 1)
+        if rnd.random() < 0.2:
+            name = name.upper()
+        shape = rnd.random()
+        if shape < 0.55:
+            address = f"{rnd.randint(1, 12)}{rnd.choice(['', '', 'a'])} {rnd.choice(streets)}"
+        elif shape < 0.8:
+            address = rnd.choice(["Route 2", "Main Street", "Stanley Bridge", "Rte 6", "Côte Rd"])
+        else:
+            address = rnd.choice(["", None])
+        city, postal = rnd.choice(cities)
+        phone = rnd.choice(["+19025550100", "+19025550111", None]) if phones else None
+        records.append(MatchRecord(i, name, address, city, postal, phone))
+    return records
+
+
+def _brute_best(records: list[MatchRecord], candidates: list[MatchRecord] | None, floor: float) -> dict[int, Match]:
+    """Every pair sharing a block scored by certainty(): the best (then lowest id) of each record,
+    among the earlier records when candidates is None. A name ratio of 0 never matches."""
+    best: dict[int, Match] = {}
+    for i, a in enumerate(records):
+        for b in records[:i] if candidates is None else candidates:
+            if not set(block_keys(a)) & set(block_keys(b)):
+                continue
+            if fuzz.token_sort_ratio(name_key(a.name), name_key(b.name)) == 0:
+                continue
+            score = certainty(a, b)
+            current = best.get(a.id)
+            if score >= floor and (current is None or (score, -b.id) > (current.certainty, -current.candidate_id)):
+                best[a.id] = Match(a.id, b.id, score)
+    return best
+
+
+@pytest.mark.parametrize("floor", [0.3, 0.45, 0.5, 0.6, 0.8])
+@pytest.mark.parametrize("forked", [False, True])
+def test_match_against_equals_brute_force(floor, forked, monkeypatch):
+    rnd = random.Random(int(floor * 100))
+    records, candidates = _shaped_records(rnd, 1, 200), _shaped_records(rnd, 1000, 250, phones=False)
+    best = _brute_best(records, candidates, floor)
+    expected = [best[r.id] for r in records if r.id in best]
+    assert len(expected) > 20
+    if forked:
+        monkeypatch.setattr(matching, "_PARALLEL_PAIRS", 0)
+        assert match_against(records, candidates, floor, workers=2, parallel_from=1) == expected
+    else:
+        assert match_against(records, candidates, floor) == expected
+        assert match_against(records, iter(candidates), floor) == expected
+
+
+@pytest.mark.parametrize("floor", [0.3, 0.45, 0.5, 0.6, 0.8])
+@pytest.mark.parametrize("forked", [False, True])
+def test_match_within_equals_brute_force(floor, forked, monkeypatch):
+    records = _shaped_records(random.Random(int(floor * 100) + 1), 1, 300)
+    best = _brute_best(records, None, floor)
+    primary: dict[int, int] = {}
+    expected = []
+    for r in records:
+        if r.id in best:
+            m = best[r.id]
+            primary[r.id] = root = primary.get(m.candidate_id, m.candidate_id)
+            expected.append(Match(r.id, root, m.certainty))
+    assert len(expected) > 20
+    if forked:
+        monkeypatch.setattr(matching, "_PARALLEL_PAIRS", 0)
+        assert match_within(records, floor, workers=2, parallel_from=1) == expected
+    else:
+        assert match_within(records, floor) == expected
+
+
+def test_match_within_with_long_addresses_scores_whole_blocks():
+    # addresses long enough that pairs at different house numbers might reach 0.5: no block is split
+    records = [rec(i, "Tim Hortons", f"{n} " + "Water Street " * 200, phone="+19025550100")
+               for i, n in enumerate([1, 2, 1, 3, 2], 1)]
+    side = _Side(records, {})
+    side.prepare_addresses(range(len(records)))
+    assert _halved_can_match(side, side, 0.5)
+    best = _brute_best(records, None, 0.5)
+    assert [(m.record_id, m.candidate_id) for m in match_within(records, 0.5)] == [
+        (r.id, best[r.id].candidate_id) for r in records if r.id in best]

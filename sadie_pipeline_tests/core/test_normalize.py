@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from sadie_pipeline.core.normalize import (
+    MATCH_KEY_ASCII,
     PhoneError,
     apply_case,
+    ascii_match_translation,
     clean_whitespace,
     country_code,
     match_key,
@@ -137,6 +142,43 @@ def test_match_key_of_nothing_is_empty_string(value):
 def test_match_key_equal_for_cosmetic_variants():
     variants = ["The Great George", "THE GREAT GEORGE", "  the  great george. ", "The, Great George!"]
     assert len({match_key(v) for v in variants}) == 1
+
+
+def _match_key_by_regex(value: str | None) -> str:
+    """match_key as it was written before its ASCII fast path (hashes depend on it)."""
+    if not value:
+        return ""
+    return " ".join(re.sub(r"[^\w\s]", "", value.lower()).split())
+
+
+def test_match_key_ascii_path_equals_the_regex_on_every_ascii_character():
+    for code in range(128):
+        c = chr(code)
+        for value in (c, c * 3, f"a{c}B", f"{c} x {c}", f"X{c}{c}y z{c}", f"\t{c}\x1c{c}\x1f"):
+            assert match_key(value) == _match_key_by_regex(value), repr(value)
+
+
+def test_match_key_ascii_path_equals_the_regex_on_random_text():
+    rnd = random.Random(11)
+    alphabet = [chr(c) for c in range(128)] + list("aeiou AEIOU 0123 '&-.,")
+    for _ in range(20000):
+        value = "".join(rnd.choices(alphabet, k=rnd.randint(0, 24)))
+        assert match_key(value) == _match_key_by_regex(value), repr(value)
+
+
+@pytest.mark.parametrize("value", ["Café Dolce", "ÉTÉ  d'Or", "Straße", "ΣΊΣΥΦΟΣ", "a\u00a0b", "x\u2028y", "١٢٣ Main"])
+def test_match_key_non_ascii_unchanged(value):
+    assert match_key(value) == _match_key_by_regex(value)
+
+
+def test_ascii_match_translation():
+    table, delete = ascii_match_translation()
+    assert (table, delete) == MATCH_KEY_ASCII
+    assert b"Ab_9".translate(table, delete) == b"ab_9"
+    assert b"St. John's!".translate(table, delete) == b"st johns"
+    # every character str.split() splits on becomes a plain space (bytes.split() knows no \x1c-\x1f)
+    assert b"a\tb\x0bc\x1cd\x1fe".translate(table, delete) == b"a b c d e"
+    assert set(delete) == {c for c in range(128) if not re.match(r"[\w\s]", chr(c))}
 
 
 # --- phone_to_e164 ----------------------------------------------------------------------------
