@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from sadie_pipeline.core.normalize import match_key
+
+# Cities repeat from record to record (names mostly do not): their match keys are worth keeping.
+_city_key = lru_cache(maxsize=4096)(match_key)
 
 
 def source_id_for(dmo_id: int, name: str | None, city: str | None, explicit_id: str | None = None) -> str:
@@ -14,7 +18,8 @@ def source_id_for(dmo_id: int, name: str | None, city: str | None, explicit_id: 
     sha1(dmo_id|normalize(name)|normalize(city)), stable across import types (csv, API...)."""
     if explicit_id:
         return explicit_id
-    return hashlib.sha1(f"{dmo_id}|{match_key(name)}|{match_key(city)}".encode()).hexdigest()
+    city_key = _city_key(city) if isinstance(city, str) else match_key(city)
+    return hashlib.sha1(f"{dmo_id}|{match_key(name)}|{city_key}".encode()).hexdigest()
 
 
 def listing_match_hash(values: Iterable[str | None]) -> str:

@@ -103,16 +103,20 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     raw_line = RawLines(dmo.id, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), imported_by)
     digest = hashlib.sha256()
     count = 0
+    dmo_id, write = dmo.id, writer.write
     try:
         with store.open_read(key) as raw:
             hashing = _HashingReader(raw, digest)
-            for count, record in enumerate(
-                iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding")), start=1
-            ):
-                explicit = record.get(id_col) if id_col else None
-                source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
-                                          explicit.strip() if isinstance(explicit, str) else None)
-                writer.write(raw_line(record, count, source_id))
+            records = iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"))
+            if id_col:
+                for count, record in enumerate(records, start=1):
+                    explicit = record.get(id_col)
+                    source_id = source_id_for(dmo_id, record.get(name_col), record.get(city_col),
+                                              explicit.strip() if isinstance(explicit, str) else None)
+                    write(raw_line(record, count, source_id))
+            else:
+                for count, record in enumerate(records, start=1):
+                    write(raw_line(record, count, source_id_for(dmo_id, record.get(name_col), record.get(city_col))))
     except BaseException:
         writer.abort()
         raise
@@ -122,7 +126,9 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
 
 
 class _HashingReader:
-    """Passes reads through while hashing them, so the checksum costs no second pass."""
+    """Passes reads through while hashing them, so the checksum costs no second pass. (Not on a
+    thread of its own: hashlib lets go of the GIL while it hashes, a chance at short intervals
+    for the thread compressing the raw files to get it.)"""
 
     def __init__(self, raw, digest):
         self._raw, self._digest = raw, digest

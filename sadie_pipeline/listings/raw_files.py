@@ -6,6 +6,7 @@ import datetime as dt
 import gzip
 import hashlib
 import io
+import zlib
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -32,9 +33,65 @@ class WrittenFile:
     skipped: bool = False  # already written by an earlier attempt; raw files are never rewritten
 
 
+class _Deflate:
+    """A gzip stream with exactly the bytes gzip.GzipFile(fileobj, "wb", level, mtime=0) writes,
+    compressed with one zlib call per chunk: zlib's own gzip framing computes the CRC (no second
+    pass, and one GIL hand-over less for a background thread), its header is swapped for
+    GzipFile's. The header is written at once, compressed bytes in pieces of about 1 MB.
+    compress() and finish() may run on another thread than the constructor, one call at a time."""
+
+    WRITE_BYTES = 1 << 20
+
+    def __init__(self, fileobj: BinaryIO, level: int):
+        name = getattr(fileobj, "name", "")
+        header = io.BytesIO()
+        with gzip.GzipFile(name if isinstance(name, (str, bytes)) else "", "wb", level, header, mtime=0):
+            fileobj.write(header.getvalue())  # GzipFile writes its header when created, so do we
+        self._out: list[bytes] = []
+        self._size = 0
+        self._fileobj = fileobj
+        self._zlib = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS, zlib.DEF_MEM_LEVEL, 0)
+        self._skip = 10  # the header zlib writes (no name, no time): GzipFile's is written instead
+        self._finished = False
+
+    def compress(self, data: bytes) -> None:
+        self._add(self._zlib.compress(data))
+        if self._size >= self.WRITE_BYTES:
+            self._fileobj.write(b"".join(self._out))
+            self._out, self._size = [], 0
+
+    def finish(self) -> None:
+        """Ends the stream (once; like GzipFile.close(), again does nothing)."""
+        if self._finished:
+            return
+        self._finished = True
+        self._add(self._zlib.flush())  # the rest, then the CRC and the length
+        self._fileobj.write(b"".join(self._out))
+        self._out, self._size = [], 0
+
+    def _add(self, out: bytes) -> None:
+        if self._skip:
+            cut = min(self._skip, len(out))
+            out, self._skip = out[cut:], self._skip - cut
+        if out:
+            self._out.append(out)
+            self._size += len(out)
+
+
 class SplitWriter:
     """Writes lines into part files, cutting at whichever comes first of max_records and
-    max_bytes (uncompressed). Parts listed in `existing` are counted but not rewritten."""
+    max_bytes (uncompressed). Parts listed in `existing` are counted but not rewritten.
+
+    One background thread compresses (zlib releases the GIL) while the caller builds the next
+    lines, and also finishes each part (the end of its gzip stream, then storing it), so the
+    caller never waits for a part to be stored; close() returns once all are. A part is stored
+    only if nothing failed before it; abort() lets the parts already cut be stored and drops
+    the one being written."""
+
+    # Big chunks: zlib needs the GIL back each time its output buffer grows (about once per MB
+    # here), and that wait grows with the time the caller keeps the GIL.
+    CHUNK_BYTES = 4 << 20
+    MAX_PENDING = 3  # chunks and part endings not yet done; memory stays within about 16 MB
 
     def __init__(self, store: ObjectStore, key_for_seq, max_records: int, max_bytes: int,
                  existing: frozenset[int] = frozenset(), compresslevel: int = 1):
@@ -42,52 +99,136 @@ class SplitWriter:
         self.max_records, self.max_bytes = max_records, max_bytes
         self.existing, self.compresslevel = existing, compresslevel
         self.written: list[WrittenFile] = []
-        self._stack: ExitStack | None = None
-        self._gz: Any = None
+        self._parts: list[WrittenFile | Future[WrittenFile]] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: deque[Future] = deque()
+        self._failed = False  # set by the background thread when one of its tasks fails
+        self._part: _Part | None = None  # None for a part in `existing`
+        self._lines: list[bytes] = []
+        self._size = 0
         self._seq = 0
         self._count = 0
         self._bytes = 0
-        self._raw: Any = None
 
     def write(self, line: bytes) -> None:
-        if self._count and (self._count >= self.max_records or self._bytes + len(line) > self.max_bytes):
-            self._close_part()
+        n = len(line)
         if not self._count:
             self._open_part()
-        if self._gz is not None:
-            self._gz.write(line)
+        elif self._count >= self.max_records or self._bytes + n > self.max_bytes:
+            self._close_part()
+            self._open_part()
         self._count += 1
-        self._bytes += len(line)
+        self._bytes += n
+        if self._part is not None:
+            self._lines.append(line)
+            self._size += n
+            if self._size >= self.CHUNK_BYTES:
+                self._flush()
 
     def close(self) -> list[WrittenFile]:
-        if self._count:
-            self._close_part()
+        try:
+            if self._count:
+                self._close_part()
+            while self._pending:  # in the order submitted, so the first failure is the one raised
+                self._pending.popleft().result()
+            self.written = [p if isinstance(p, WrittenFile) else p.result() for p in self._parts]
+        except BaseException:
+            self.abort()
+            raise
+        self._shutdown()
         return self.written
 
     def abort(self) -> None:
-        if self._stack is not None:
-            self._stack.__exit__(RuntimeError, RuntimeError("aborted"), None)
-            self._stack = None
+        part, self._part, self._lines = self._part, None, []
+        if part is not None:
+            assert self._pool is not None
+            self._pool.submit(self._drop, part)
+        self._shutdown()
+
+    def _shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)  # runs what is queued: finishing parts, dropping one
+            self._pool = None
+        self._pending.clear()
 
     def _open_part(self) -> None:
         self._seq += 1
         self._count = self._bytes = 0
         if self._seq in self.existing:
-            self._gz = None
+            self._part = None
             return
-        self._stack = ExitStack()
-        self._raw = self._stack.enter_context(self.store.open_write(self.key_for_seq(self._seq)))
-        self._gz = self._stack.enter_context(GzipLines(self._raw, self.compresslevel))
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="gzip")
+        stack = ExitStack()
+        raw = stack.enter_context(self.store.open_write(self.key_for_seq(self._seq)))
+        try:
+            self._part = _Part(self._seq, stack, _Deflate(raw, self.compresslevel))
+        except BaseException as exc:
+            stack.__exit__(type(exc), exc, exc.__traceback__)
+            raise
 
     def _close_part(self) -> None:
         key = self.key_for_seq(self._seq)
-        if self._gz is None:
-            self.written.append(WrittenFile(self._seq, key, self._count, self.store.size(key), skipped=True))
+        part = self._part
+        if part is None:
+            self._parts.append(WrittenFile(self._seq, key, self._count, self.store.size(key), skipped=True))
         else:
-            self._stack.close()
-            self._stack = None
-            self.written.append(WrittenFile(self._seq, key, self._count, self.store.size(key)))
+            self._flush()
+            self._part = None
+            self._parts.append(self._submit(self._finish, part, key, self._count))
         self._count = 0
+
+    def _flush(self) -> None:
+        if self._lines:
+            data, self._lines, self._size = b"".join(self._lines), [], 0
+            self._submit(self._compress, self._part, data)
+
+    def _submit(self, fn, *args) -> Future:
+        assert self._pool is not None
+        future = self._pool.submit(fn, *args)
+        self._pending.append(future)
+        while len(self._pending) > self.MAX_PENDING:  # bounds memory; raises what failed
+            self._pending.popleft().result()
+        return future
+
+    # --- on the background thread, one task at a time in the order submitted ---
+
+    def _compress(self, part: _Part, data: bytes) -> None:
+        if self._failed:
+            return
+        try:
+            part.deflate.compress(data)
+        except BaseException:
+            self._failed = True
+            raise
+
+    def _finish(self, part: _Part, key: str, count: int) -> WrittenFile:
+        if self._failed:
+            self._drop(part)
+            raise RuntimeError(f"part {part.seq} not stored: an earlier part failed")
+        try:
+            part.deflate.finish()
+        except BaseException as exc:
+            self._failed = True
+            part.stack.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+        try:
+            part.stack.close()
+            return WrittenFile(part.seq, key, count, self.store.size(key))
+        except BaseException:
+            self._failed = True
+            raise
+
+    def _drop(self, part: _Part) -> None:
+        self._failed = True
+        part.stack.__exit__(RuntimeError, RuntimeError("aborted"), None)
+
+
+@dataclass
+class _Part:
+    seq: int
+    stack: ExitStack
+    deflate: _Deflate
 
 
 class GzipLines:
@@ -99,7 +240,7 @@ class GzipLines:
     MAX_PENDING = 4
 
     def __init__(self, fileobj: BinaryIO, compresslevel: int = 1):
-        self._gz = gzip.GzipFile(fileobj=fileobj, mode="wb", compresslevel=compresslevel, mtime=0)
+        self._gz = _Deflate(fileobj, compresslevel)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="gzip")
         self._pending: deque[Future] = deque()
         self._lines: list[bytes] = []
@@ -113,7 +254,7 @@ class GzipLines:
 
     def _flush(self) -> None:
         if self._lines:
-            self._pending.append(self._pool.submit(self._gz.write, b"".join(self._lines)))
+            self._pending.append(self._pool.submit(self._gz.compress, b"".join(self._lines)))
             self._lines, self._size = [], 0
         while len(self._pending) > self.MAX_PENDING:
             self._pending.popleft().result()
@@ -121,7 +262,7 @@ class GzipLines:
     def close(self) -> None:
         self._flush()
         self._drain()
-        self._gz.close()
+        self._gz.finish()
 
     def _drain(self) -> None:
         try:
@@ -168,19 +309,25 @@ class RawLines:
 
     def __init__(self, dmo_id: int, imported_at: str, imported_by: str):
         dumps = orjson.dumps
-        self._fixed = b',"dmo_id":' + dumps(dmo_id)
-        self._who = b',"imported_at":' + dumps(imported_at) + b',"imported_by":' + dumps(imported_by)
+        fixed = (b',"dmo_id":' + dumps(dmo_id)).replace(b"%", b"%%")
+        who = (b',"imported_at":' + dumps(imported_at) + b',"imported_by":' + dumps(imported_by)).replace(b"%", b"%%")
+        # The metadata as one format each: for a plain source id (a sha1 hex digest, most of the
+        # time), quoted as is, and for any other, as JSON.
+        self._plain_meta = b'"rec_num":%d' + fixed + b',"source_id":"%s"' + who + b',"raw_hash":"%s"}\n'
+        self._json_meta = b'"rec_num":%d' + fixed + b',"source_id":%s' + who + b',"raw_hash":"%s"}\n'
 
     def __call__(self, record: dict[str, Any], rec_num: int, source_id: str) -> bytes:
-        body = orjson.dumps(record)
-        raw_hash = hashlib.blake2b(body, digest_size=16).hexdigest()
-        plain = source_id.isascii() and source_id.isalnum()  # a sha1 hex digest, most of the time
-        source = b'"%s"' % source_id.encode() if plain else orjson.dumps(source_id)
-        meta = b'"rec_num":%d%s,"source_id":%s%s,"raw_hash":"%s"}\n' % (
-            rec_num, self._fixed, source, self._who, raw_hash.encode())
-        return (body[:-1] + b"," if len(body) > 2 else b"{") + meta
+        body = _dumps(record)
+        raw_hash = _blake2b(body, digest_size=16).hexdigest().encode()
+        if source_id.isascii() and source_id.isalnum():
+            meta = self._plain_meta % (rec_num, source_id.encode(), raw_hash)
+        else:
+            meta = self._json_meta % (rec_num, _dumps(source_id), raw_hash)
+        return b",".join((body[:-1], meta)) if len(body) > 2 else b"{" + meta
 
 
+_dumps = orjson.dumps
+_blake2b = hashlib.blake2b
 _META_START = b',"rec_num":'
 
 

@@ -23,6 +23,9 @@ Record = dict[str, str | list[str]]
 CSV_EXTENSIONS = {".csv", ".txt", ".tsv"}
 XLSX_EXTENSIONS = {".xlsx"}
 SNIFF_BYTES = 64 * 1024
+# Bytes read, and decoded, at a time when no encoding is given (small reads also let other
+# threads have the GIL often).
+_CHUNK_BYTES = 64 * 1024
 DELIMITERS = ",;\t|"
 # A "line" longer than this is not a listing file; it bounds memory per line.
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -78,22 +81,32 @@ def iter_records(
 
 
 def _records(rows: Iterable[list[str]]) -> Iterator[Record]:
+    rows = iter(rows)
+    record: Record
     header: list[str] | None = None
     for row in rows:
+        if any(cell.strip() for cell in row):
+            header = _header(row)
+            break
+    if header is None:
+        raise UnreadableFileError("the file has no header row (it is empty or blank)")
+    width = len(header)
+    new_record = dict.fromkeys(header, "").copy  # a dict of the right size from the start
+    for row in rows:
+        if len(row) == width and row[0].strip():  # the common row: as wide as the header, not blank
+            record = new_record()
+            record.update(zip(header, row))
+            yield record
+            continue
         if not any(cell.strip() for cell in row):
             continue
-        if header is None:
-            header = _header(row)
-            continue
-        record: Record = dict(zip(header, row))
-        if len(row) < len(header):
+        record = dict(zip(header, row))
+        if len(row) < width:
             record.update((name, "") for name in header[len(row) :])
-        extra = _without_trailing_blanks(row[len(header) :])
+        extra = _without_trailing_blanks(row[width:])
         if extra:
             record[EXTRA_KEY] = extra
         yield record
-    if header is None:
-        raise UnreadableFileError("the file has no header row (it is empty or blank)")
 
 
 def _header(row: list[str]) -> list[str]:
@@ -173,21 +186,174 @@ def _decode_line(line: bytes) -> str:
         return line.decode("latin-1")
 
 
-def _mixed_lines(buffered: BinaryIO) -> Iterator[str]:
-    """Decode line by line: UTF-8 when valid, else Windows-1252."""
-    first = True
-    while True:
-        line = buffered.readline(MAX_LINE_BYTES)
-        if not line:
-            return
-        if len(line) == MAX_LINE_BYTES and not line.endswith(b"\n"):
-            raise UnreadableFileError(
-                f"a line is longer than {MAX_LINE_BYTES // (1024 * 1024)} MB; not a listing file"
-            )
-        if first:
-            line = line.removeprefix(codecs.BOM_UTF8)
-            first = False
-        yield _decode_line(line)
+class _MixedLines:
+    """The lines of a file, without their "\\n", each decoded as UTF-8 when valid, else Windows-1252.
+
+    Whole blocks of lines are decoded at once when they are valid UTF-8, which gives what
+    line-by-line decoding gives ("\\n" never occurs inside a multi-byte sequence, so a block is
+    valid exactly when each of its lines is); a block that is not is decoded line by line.
+    `unterminated` becomes true just before the file's last line is yielded when no "\\n" ends it.
+    """
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head, self._rest = head, rest
+        self.unterminated = False
+
+    def _chunks(self) -> Iterator[bytes]:
+        head, self._head = self._head, b""
+        if head:
+            yield head
+        read = self._rest.read
+        while chunk := read(_CHUNK_BYTES):  # short reads are fine
+            yield chunk
+
+    def __iter__(self) -> Iterator[str]:
+        pieces: list[bytes] = []  # the start of a line that continues in the next chunk
+        size = 0
+        first = True
+        for chunk in self._chunks():
+            cut = chunk.rfind(b"\n")
+            if cut < 0:
+                pieces.append(chunk)
+                size += len(chunk)
+                if size >= MAX_LINE_BYTES:
+                    raise _line_too_long()
+                continue
+            start = 0
+            if pieces:  # the line begun in earlier chunks ends in this one
+                start = chunk.find(b"\n") + 1
+                if size + start - 1 >= MAX_LINE_BYTES:
+                    raise _line_too_long()
+                pieces.append(chunk[:start])
+                yield from _block_lines(b"".join(pieces), first)
+                first = False
+            if start <= cut:  # whole lines, decoded without copying them out of the chunk first
+                block = memoryview(chunk)[start : cut + 1]
+                if len(block) >= MAX_LINE_BYTES:  # only then can one of its lines be too long
+                    raw = bytes(block).split(b"\n")
+                    for i, raw_line in enumerate(raw):
+                        if len(raw_line) >= MAX_LINE_BYTES:
+                            yield from _block_lines(b"".join(before + b"\n" for before in raw[:i]), first)
+                            raise _line_too_long()
+                yield from _block_lines(block, first)
+                first = False
+            rest = chunk[cut + 1 :]
+            pieces, size = ([rest], len(rest)) if rest else ([], 0)
+        if pieces:
+            last = b"".join(pieces)
+            if len(last) >= MAX_LINE_BYTES:
+                raise _line_too_long()
+            self.unterminated = True
+            yield _decode_line(last.removeprefix(codecs.BOM_UTF8) if first else last)
+
+
+def _block_lines(block: bytes | memoryview, first: bool) -> list[str]:
+    """The lines of a block of whole lines (each ending with "\\n"), decoded, without their "\\n"."""
+    if first and block[:3] == codecs.BOM_UTF8:
+        block = block[3:]
+    try:
+        text = codecs.utf_8_decode(block, "strict", True)[0]
+    except UnicodeDecodeError:
+        text = "\n".join([_decode_line(line) for line in bytes(block).split(b"\n")])
+    lines = text.split("\n")
+    lines.pop()  # the block ends with "\n": the last item is ""
+    return lines
+
+
+def _line_too_long() -> UnreadableFileError:
+    return UnreadableFileError(f"a line is longer than {MAX_LINE_BYTES // (1024 * 1024)} MB; not a listing file")
+
+
+class _Feed:
+    """What csv.reader reads when it takes over a line: that line, then (for a quoted newline)
+    the lines after it, each with the "\\n" it had in the file."""
+
+    def __init__(self, lines: _MixedLines, rest: Iterator[str]) -> None:
+        self._lines, self._rest = lines, rest
+        self.line: str | None = None
+
+    def __iter__(self) -> _Feed:
+        return self
+
+    def __next__(self) -> str:
+        line = self.line
+        if line is None:
+            line = next(self._rest)
+        else:
+            self.line = None
+        return line if self._lines.unterminated else line + "\n"
+
+
+def _split_rows(lines: _MixedLines, delimiter: str) -> Iterator[list[str]]:
+    """csv.reader's rows, splitting the common lines with str.split: those with no carriage return
+    but the one ending them and only whole quoted fields (no doubled quote in them and a
+    delimiter, or the end of the line, on each side). Every other line, and what follows when it
+    opens a quoted newline, goes to csv.reader itself."""
+    rest = iter(lines)
+    feed = _Feed(lines, rest)
+    reader = csv.reader(feed, delimiter=delimiter)
+    d = delimiter
+    if len(d) != 1 or d in '"\r\n':  # not a delimiter the split below understands
+        yield from reader
+        return
+    limit = csv.field_size_limit()  # a line no longer than that cannot hold a field too long
+    for line in rest:
+        body = line
+        cr = line.find("\r")
+        if cr >= 0:
+            if cr != len(line) - 1:  # csv.reader reads a lone carriage return as a line end
+                feed.line = line
+                yield next(reader)
+                continue
+            body = line[:-1]
+        row: list[str] | None = None
+        if len(body) > limit:
+            pass
+        elif '"' not in body:
+            row = body.split(d) if body else []
+        else:
+            parts = body.split('"')
+            if len(parts) == 3:  # one quoted field, the common case
+                head, quoted, tail = parts
+                if (not head or head[-1] == d) and (not tail or tail[0] == d):
+                    # head ends, and tail starts, with a delimiter: each splits with a "" there
+                    row = head.split(d)
+                    after = tail.split(d)
+                    after[0] = quoted
+                    row[-1:] = after
+            elif len(parts) & 1:
+                seps = parts[2:-1:2]
+                if not parts[0] and not parts[-1] and seps.count(d) == len(seps):
+                    row = parts[1::2]  # every field quoted
+                else:
+                    row = _split_quoted(parts, d)
+        if row is None:
+            feed.line = line
+            row = next(reader)
+        yield row
+
+
+def _split_quoted(parts: list[str], d: str) -> list[str] | None:
+    """The fields of a line split at its quotes (an odd number of parts), or None when the quoted
+    fields are not all whole."""
+    head = parts[0]
+    if head and head[-1] != d:
+        return None
+    row = head[:-1].split(d) if head else []
+    last = len(parts) - 1
+    for i in range(1, last, 2):
+        row.append(parts[i])
+        between = parts[i + 1]
+        if i + 1 < last:
+            if not between or between[0] != d or between[-1] != d:
+                return None
+            if len(between) > 1:
+                row += between[1:-1].split(d)
+        elif between:
+            if between[0] != d:
+                return None
+            row += between[1:].split(d)
+    return row
 
 
 def _strict_lines(text: io.TextIOWrapper, encoding: str) -> Iterator[str]:
@@ -222,7 +388,6 @@ def _csv_rows(
     if encoding is None and head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         encoding = "utf-16"  # Excel's "Unicode Text" export; the BOM makes it unambiguous
     _check_binary(head, encoding)
-    buffered = io.BufferedReader(_PrefixedRaw(head, fileobj), buffer_size=256 * 1024)
 
     lines: Iterator[str]
     if encoding:
@@ -230,17 +395,23 @@ def _csv_rows(
             sample = head.decode(encoding, errors="replace")
         except LookupError:
             raise UnreadableFileError(f"unknown encoding {encoding!r}") from None
+        buffered = io.BufferedReader(_PrefixedRaw(head, fileobj), buffer_size=256 * 1024)
         text = io.TextIOWrapper(buffered, encoding=encoding, newline="")
         lines = _strict_lines(text, encoding)
     else:
         body = head.removeprefix(codecs.BOM_UTF8)
-        sample = "".join(_decode_line(line) for line in body.splitlines(True))
-        lines = _mixed_lines(buffered)
+        try:  # the same as decoding line by line when valid (see _MixedLines)
+            sample = body.decode("utf-8")
+        except UnicodeDecodeError:
+            sample = "".join(_decode_line(line) for line in body.splitlines(True))
 
     if delimiter is None:
         delimiter = _sniff_delimiter(sample, truncated=len(head) >= SNIFF_BYTES)
     try:
-        yield from csv.reader(lines, delimiter=delimiter)
+        if encoding:
+            yield from csv.reader(lines, delimiter=delimiter)
+        else:
+            yield from _split_rows(_MixedLines(head, fileobj), delimiter)
     except csv.Error as exc:
         # Also raised when an unclosed quote swallows the rest of the file
         # (csv's field size limit is what bounds memory in that case).

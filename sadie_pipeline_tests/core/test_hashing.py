@@ -56,6 +56,18 @@ def test_source_id_handles_missing_values():
     assert source_id_for(3, None, None) == hashlib.sha1(b"3||").hexdigest()
 
 
+def test_source_id_is_the_same_with_cities_seen_before():
+    import random
+
+    from sadie_pipeline.core.normalize import match_key
+
+    rng = random.Random(3)
+    cities = [f"  Saint-{rng.choice(['Jean', 'JEAN', 'Jean!'])} {i % 5000}  " for i in range(12_000)] + [None, "", "É"]
+    for i, city in enumerate(cities):  # more cities than the cache keeps, each seen several times
+        expected = hashlib.sha1(f"{i % 7}|{match_key(f'Inn {i}')}|{match_key(city)}".encode()).hexdigest()
+        assert source_id_for(i % 7, f"Inn {i}", city) == expected
+
+
 # --- listing_match_hash -----------------------------------------------------------------------
 
 def test_listing_match_hash_is_sha256_of_match_keys():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import csv
 import datetime as dt
 import gzip
 import io
@@ -219,3 +220,127 @@ def test_memory_does_not_grow_with_file_size(tmp_path: Path) -> None:
     assert count == 200_000
     assert record["name"] == "Hôtel numéro 199999" and record["notes"] == "a; b"
     assert peak < 3 * 1024 * 1024, f"peak traced memory {peak / 1e6:.1f} MB"
+
+
+# --- the block decoding and quick line splitting give exactly what line-by-line csv.reader gives ---
+
+
+def _reference_records(data: bytes, name: str, delimiter: str | None = None) -> list[dict] | str:
+    """The reader as it was: each line (readline) decoded on its own, every line through csv.reader.
+    Returns the records, or the UnreadableFileError message."""
+    from sadie_pipeline.listings import readers
+
+    def lines(buffered):
+        first = True
+        while line := buffered.readline(readers.MAX_LINE_BYTES):
+            if len(line) == readers.MAX_LINE_BYTES and not line.endswith(b"\n"):
+                raise UnreadableFileError(
+                    f"a line is longer than {readers.MAX_LINE_BYTES // (1024 * 1024)} MB; not a listing file")
+            if first:
+                line, first = line.removeprefix(codecs.BOM_UTF8), False
+            yield readers._decode_line(line)
+
+    def rows():
+        head = data[: readers.SNIFF_BYTES]
+        readers._check_binary(head, None)
+        body = head.removeprefix(codecs.BOM_UTF8)
+        sample = "".join(readers._decode_line(line) for line in body.splitlines(True))
+        sep = delimiter or readers._sniff_delimiter(sample, truncated=len(head) >= readers.SNIFF_BYTES)
+        try:
+            yield from csv.reader(lines(io.BytesIO(data)), delimiter=sep)
+        except csv.Error as exc:
+            hint = " - an unclosed quote?" if "field limit" in str(exc) else ""
+            raise UnreadableFileError(f"the file is not valid CSV ({exc}{hint})") from None
+
+    try:
+        return list(readers._records(rows()))
+    except UnreadableFileError as exc:
+        return str(exc)
+
+
+def _records_or_error(data: bytes, name: str, delimiter: str | None = None) -> list[dict] | str:
+    stream = io.BufferedReader(_Unseekable(data))
+    try:
+        return list(iter_records(stream, name, delimiter=delimiter))  # type: ignore[arg-type]
+    except UnreadableFileError as exc:
+        return str(exc)
+
+
+_TOKENS = [b"a", b"bc", b"Caf\xc3\xa9", b"Caf\xe9", b"\x81", b"\x9d", b",", b",", b";", b"\t", b'"', b'"', b'""',
+           b"\r", b"\n", b"\r\n", b"\r\n", b" ", b"\xe2\x80\x9c", b"\xe2\x80", b"\xef\xbb\xbf"]
+
+
+def _random_csv(rng, lines: int) -> bytes:
+    out = [codecs.BOM_UTF8] if rng.random() < 0.2 else []
+    out.append(rng.choice([b"", b"\n", b"\r\n", b" \n"]))  # blank lines before the header are skipped
+    out.append(rng.choice([b"name,city;x\tz\r\n", b"name,city\n", b""]))
+    for _ in range(lines):
+        if rng.random() < 0.1:  # every field quoted
+            cells = [b'"' + rng.choice([b"a, b", b"", b'x""y', b"\xe9", b";"]) + b'"' for _ in range(rng.randint(1, 4))]
+            out.append(rng.choice([b",", b";"]).join(cells) + rng.choice([b"\n", b"\r\n"]))
+        elif rng.random() < 0.5:  # a well-formed row, maybe with quoted fields
+            cells = [b'"' + rng.choice([b"a, b", b"", b"x\r\ny", b'say ""hi""', b"\xe9"]) + b'"'
+                     if rng.random() < 0.4 else rng.choice([b"", b"v", b" w ", b"\xc3\xa9"]) for _ in range(rng.randint(1, 4))]
+            out.append(b",".join(cells) + rng.choice([b"\n", b"\r\n"]))
+        else:
+            out.append(b"".join(rng.choice(_TOKENS) for _ in range(rng.randint(0, 12))))
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_same_records_as_line_by_line_csv_reader(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    import random
+
+    from sadie_pipeline.listings import readers
+
+    rng = random.Random(seed)
+    limit = csv.field_size_limit()
+    try:
+        for _ in range(200):
+            # Small chunks put lines across chunk boundaries; small limits exercise the long-line
+            # and long-field errors.
+            monkeypatch.setattr(readers, "_CHUNK_BYTES", rng.choice([1, 3, 16, 200, 1 << 18]))
+            monkeypatch.setattr(readers, "MAX_LINE_BYTES", rng.choice([10, 40, 1 << 20]))
+            monkeypatch.setattr(readers, "SNIFF_BYTES", rng.choice([8, 64, 1 << 16]))
+            csv.field_size_limit(rng.choice([12, limit]))
+            data = _random_csv(rng, rng.randint(0, 8))
+            for delimiter in (None, ",", ";"):
+                expected = _reference_records(data, "a.csv", delimiter)
+                assert _records_or_error(data, "a.csv", delimiter) == expected, (data, delimiter)
+            if not data.endswith(b"\n"):
+                continue
+            cut = data[:-1]  # the last line without its newline (inside a quoted field, it matters)
+            assert _records_or_error(cut, "a.csv") == _reference_records(cut, "a.csv"), cut
+    finally:
+        csv.field_size_limit(limit)
+
+
+def test_a_line_without_end_is_refused_without_reading_it_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sadie_pipeline.listings import readers
+
+    class Endless(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+            buffer[:] = b"x" * len(buffer)
+            return len(buffer)
+
+    monkeypatch.setattr(readers, "MAX_LINE_BYTES", 1 << 20)
+    stream = io.BufferedReader(Endless())
+    with pytest.raises(UnreadableFileError, match="a line is longer than 1 MB"):
+        list(iter_records(stream, "a.csv"))  # type: ignore[arg-type]
+
+
+def test_quoted_newline_across_blocks_and_mixed_encodings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sadie_pipeline.listings import readers
+
+    monkeypatch.setattr(readers, "_CHUNK_BYTES", 10)
+    data = (b'name,description\r\n"Caf\xc3\xa9","first\r\nsecond \xe9\r\nthird"\r\n'
+            + "Crème,Montréal\r\n".encode() + "Château,\"Québec, QC\"".encode("cp1252"))
+    expected = [
+        {"name": "Café", "description": "first\r\nsecond é\r\nthird"},
+        {"name": "Crème", "description": "Montréal"},
+        {"name": "Château", "description": "Québec, QC"},
+    ]
+    assert _records_or_error(data, "a.csv") == expected == _reference_records(data, "a.csv")
