@@ -25,9 +25,11 @@ def raw_preview(store: ObjectStore, key: str) -> MetadataValue:
 
 def staged_preview(conn: psycopg.Connection, job_id: int) -> MetadataValue:
     rows = conn.execute(
-        """SELECT id, rec_num, name, city, action, match_method, certainty_score, target_listing_id, review_reason
-             FROM staging.listings WHERE job_id = %s
-            ORDER BY (action = 'unchanged'), rec_num NULLS LAST LIMIT %s""",
+        """SELECT s.id, s.rec_num, coalesce(s.name, d.name), coalesce(s.city, d.city), s.action, s.match_method,
+                  s.certainty_score, s.target_listing_id, s.review_reason
+             FROM staging.listings s LEFT JOIN staging.listings d ON d.id = s.reused_from  -- thin rows' data
+            WHERE s.job_id = %s
+            ORDER BY (s.action = 'unchanged'), s.rec_num NULLS LAST LIMIT %s""",
         (job_id, PREVIEW_ROWS),
     ).fetchall()
     return markdown_table(("id", "rec", "name", "city", "action", "match", "certainty", "listing", "review"), rows)
@@ -42,11 +44,15 @@ def errors_preview(conn: psycopg.Connection, job_id: int) -> MetadataValue:
 
 
 def live_preview(conn: psycopg.Connection, dmo: Dmo) -> MetadataValue:
+    """The DMO's most recently updated listings: the first rows of listing_info_dmo_updated_idx,
+    then their listing and location (l.id = li.listing_id: the same order as by listing id)."""
     rows = conn.execute(
         """SELECT l.id, l.name, loc.city, li.info_status, li.last_seen_at
-             FROM public.listing_info li JOIN public.listings l ON l.id = li.listing_id
+             FROM (SELECT listing_id, info_status, last_seen_at, updated_at FROM public.listing_info
+                    WHERE dmo_id = %s ORDER BY updated_at DESC, listing_id LIMIT %s) li
+             JOIN public.listings l ON l.id = li.listing_id
              LEFT JOIN public.locations loc ON loc.id = l.location_id
-            WHERE li.dmo_id = %s ORDER BY li.updated_at DESC, l.id LIMIT %s""",
+            ORDER BY li.updated_at DESC, li.listing_id""",
         (dmo.id, PREVIEW_ROWS),
     ).fetchall()
     return markdown_table(("listing", "name", "city", "status", "last seen"), rows)

@@ -1,28 +1,50 @@
 """Promotion SQL: staged rows that are ok_to_promote -> public, set-based, in one transaction.
-New ids are drawn from the public sequences up front so every insert is a plain INSERT ... SELECT."""
 
-SELECT_BATCH = """
+One pass over the DMO's staged rows takes the batch (TAKE_BATCH): it marks the rows promoted, draws
+the new ids of the rows to insert from the public sequences (so every insert is a plain INSERT ...
+SELECT) and keeps their keys in `promo`, the narrow working set every later statement reads.
+promote.py counts the batch by action and runs only the statements some row needs. The staged
+content (content columns of staging.listings, staging.listing_info) is read only for rows that
+insert or update something: a row staged as unchanged may carry its keys alone."""
+
+# The batch's keys; filled by TAKE_BATCH.
+PROMO_TABLE = """
 CREATE TEMP TABLE promo ON COMMIT DROP AS
 SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
        s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash,
        NULL::int AS new_location_id, NULL::int AS new_contact_id
   FROM staging.listings s
- WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
+  WITH NO DATA
 """
 
-# Approved duplicates follow their primary; one whose primary is not promoted yet waits.
-RESOLVE_DUPLICATES_FIRST = """
-DELETE FROM promo p USING staging.listings prim
- WHERE p.action = 'duplicate' AND prim.id = p.duplicate_of AND prim.promoted_at IS NULL
-   AND NOT EXISTS (SELECT 1 FROM promo q WHERE q.id = prim.id)
+# Staged rows of the DMO that may be promoted and are not yet: marked promoted, new ids drawn for
+# what they insert (the listing and listing_info ids are written to the staged row as its targets),
+# their keys copied into promo. Approved duplicates follow their primary: one whose primary is not
+# promoted yet and is not in this batch either waits.
+TAKE_BATCH = """
+WITH batch AS (
+    UPDATE staging.listings s
+       SET promoted_at = now(),
+           target_listing_id = CASE WHEN s.l_action = 'insert' THEN nextval('public.listings_id_seq')
+                                    ELSE s.target_listing_id END,
+           target_listing_info_id = CASE WHEN s.li_action = 'insert' THEN nextval('public.listing_info_id_seq')
+                                         ELSE s.target_listing_info_id END
+     WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
+       AND (s.action IS DISTINCT FROM 'duplicate' OR NOT EXISTS (
+            SELECT 1 FROM staging.listings prim
+             WHERE prim.id = s.duplicate_of AND prim.promoted_at IS NULL
+               AND NOT (prim.dmo_id = %(dmo)s AND prim.ok_to_promote)))
+    RETURNING s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
+              s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash,
+              CASE WHEN s.l_action = 'insert' THEN nextval('public.locations_id_seq') END,
+              CASE WHEN s.li_action = 'insert' THEN nextval('public.contact_info_id_seq') END)
+INSERT INTO promo SELECT * FROM batch
 """
 
-ALLOCATE_IDS = """
-UPDATE promo SET
-    target_listing_id = CASE WHEN l_action = 'insert' THEN nextval('public.listings_id_seq') ELSE target_listing_id END,
-    new_location_id = CASE WHEN l_action = 'insert' THEN nextval('public.locations_id_seq') END,
-    target_listing_info_id = CASE WHEN li_action = 'insert' THEN nextval('public.listing_info_id_seq') ELSE target_listing_info_id END,
-    new_contact_id = CASE WHEN li_action = 'insert' THEN nextval('public.contact_info_id_seq') END
+# What the batch holds, to skip the statements no row needs (and for the result and job figures).
+BATCH_SHAPE = """
+SELECT job_id, action, l_action, li_action, coalesce(match_method, '') <> 'source_id', count(*)
+  FROM promo GROUP BY 1, 2, 3, 4, 5
 """
 
 INSERT_LOCATIONS = """
@@ -39,13 +61,17 @@ SELECT p.target_listing_id, s.name, s.category, s.google_place_id, p.new_locatio
   FROM promo p JOIN staging.listings s ON s.id = p.id WHERE p.l_action = 'insert'
 """
 
-DUPLICATE_TARGETS = """
-UPDATE promo p SET target_listing_id = coalesce(q.target_listing_id, prim.target_listing_id),
-                   target_listing_info_id = coalesce(q.target_listing_info_id, prim.target_listing_info_id)
-  FROM staging.listings prim
-  LEFT JOIN promo q ON q.id = prim.id
- WHERE p.action = 'duplicate' AND prim.id = p.duplicate_of
-"""
+# Duplicates take their primary's targets (drawn in this batch or promoted earlier), in promo and
+# as the staged row's targets.
+DUPLICATE_TARGETS = [
+    """UPDATE promo p SET target_listing_id = coalesce(q.target_listing_id, prim.target_listing_id),
+                          target_listing_info_id = coalesce(q.target_listing_info_id, prim.target_listing_info_id)
+         FROM staging.listings prim
+         LEFT JOIN promo q ON q.id = prim.id
+        WHERE p.action = 'duplicate' AND prim.id = p.duplicate_of""",
+    """UPDATE staging.listings s SET target_listing_id = p.target_listing_id, target_listing_info_id = p.target_listing_info_id
+         FROM promo p WHERE p.action = 'duplicate' AND s.id = p.id""",
+]
 
 # {listings_set} / {locations_set}: the column assignments of the merge policy (see promote.py).
 UPDATE_LOCATIONS = """
@@ -87,44 +113,61 @@ UPDATE public.contact_info c SET {contact_info_set}, updated_at = now()
  WHERE p.li_action = 'update' AND c.id = li.contact_info_id AND li.contact_info_hash IS DISTINCT FROM i.contact_info_hash
 """
 
-# Images and hours of changed listing_info rows are replaced as a set.
-CHANGED_CHILDREN = [
-    """CREATE TEMP TABLE changed_children ON COMMIT DROP AS
-       SELECT p.id, p.target_listing_info_id AS li_id,
-              p.li_action = 'insert' OR li.images_hash IS DISTINCT FROM i.images_hash AS images_changed,
-              p.li_action = 'insert' OR li.hours_hash IS DISTINCT FROM i.hours_hash AS hours_changed,
-              jsonb_array_length(coalesce(i.hours, '[]')) > 0
-                OR i.start_date IS NOT NULL OR i.end_date IS NOT NULL AS has_dates,
-              NULL::int AS date_id
+# Images and hours of changed listing_info rows are replaced as a set. A new listing_info has
+# none yet: its children are only inserted. An updated one first loses the children whose hash
+# changed (REPLACED_CHILDREN, compared before UPDATE_LISTING_INFO writes the new hashes).
+REPLACED_CHILDREN = [
+    """CREATE TEMP TABLE replaced_children ON COMMIT DROP AS
+       SELECT p.target_listing_info_id AS li_id,
+              li.images_hash IS DISTINCT FROM i.images_hash AS images_changed,
+              li.hours_hash IS DISTINCT FROM i.hours_hash AS hours_changed
          FROM promo p JOIN staging.listing_info i ON i.id = p.id
          LEFT JOIN public.listing_info li ON li.id = p.target_listing_info_id
-        WHERE p.li_action IN ('insert', 'update')""",
-    "UPDATE changed_children SET date_id = nextval('public.opening_dates_id_seq') WHERE hours_changed AND has_dates",
-    "ANALYZE changed_children",
+        WHERE p.li_action = 'update'""",
+    "ANALYZE replaced_children",
+    """DELETE FROM public.listing_images im USING replaced_children c
+        WHERE c.images_changed AND im.listing_info_id = c.li_id""",
+    """DELETE FROM public.opening_hours h USING public.opening_dates d, replaced_children c
+        WHERE c.hours_changed AND d.listing_info_id = c.li_id AND h.opening_date_id = d.id""",
+    """DELETE FROM public.opening_dates d USING replaced_children c
+        WHERE c.hours_changed AND d.listing_info_id = c.li_id""",
 ]
 
-REPLACE_CHILDREN = [
-    """DELETE FROM public.listing_images im USING changed_children c
-        WHERE c.images_changed AND im.listing_info_id = c.li_id""",
-    """INSERT INTO public.listing_images (listing_info_id, image, rank)
-       SELECT c.li_id, img.value, img.ordinality
-         FROM changed_children c JOIN staging.listing_info i ON i.id = c.id,
-              jsonb_array_elements_text(coalesce(i.images, '[]')) WITH ORDINALITY AS img(value, ordinality)
-        WHERE c.images_changed""",
-    """DELETE FROM public.opening_hours h USING public.opening_dates d, changed_children c
-        WHERE c.hours_changed AND d.listing_info_id = c.li_id AND h.opening_date_id = d.id""",
-    """DELETE FROM public.opening_dates d USING changed_children c
-        WHERE c.hours_changed AND d.listing_info_id = c.li_id""",
-    """INSERT INTO public.opening_dates (id, listing_info_id, start_date, end_date)
-       SELECT c.date_id, c.li_id, i.start_date, i.end_date
-         FROM changed_children c JOIN staging.listing_info i ON i.id = c.id
-        WHERE c.date_id IS NOT NULL""",
-    """INSERT INTO public.opening_hours (opening_date_id, day_id, open_time, close_time)
-       SELECT c.date_id, (h.value ->> 0)::int, h.value ->> 1, h.value ->> 2
-         FROM changed_children c JOIN staging.listing_info i ON i.id = c.id,
-              jsonb_array_elements(coalesce(i.hours, '[]')) AS h(value)
-        WHERE c.date_id IS NOT NULL""",
-]
+# The new images, opening dates and hours of inserted and changed listing_info rows, from one read
+# of the staged rows. Returns how many opening dates were to be inserted and how many were (the
+# parents of the hours, checked when the per-row foreign-key triggers are skipped).
+# {replaced}: "replaced_children" when the batch updates listing_info rows, else an empty set.
+INSERT_CHILDREN = """
+WITH src AS MATERIALIZED (
+    SELECT c.li_id, c.images_changed, c.images, c.hours, c.start_date, c.end_date,
+           CASE WHEN c.hours_changed AND (jsonb_array_length(coalesce(c.hours, '[]')) > 0
+                                          OR c.start_date IS NOT NULL OR c.end_date IS NOT NULL)
+                THEN nextval('public.opening_dates_id_seq') END AS date_id
+      FROM (SELECT p.target_listing_info_id AS li_id, i.images, i.hours, i.start_date, i.end_date,
+                   p.li_action = 'insert' OR coalesce(r.images_changed, false) AS images_changed,
+                   p.li_action = 'insert' OR coalesce(r.hours_changed, false) AS hours_changed
+              FROM promo p JOIN staging.listing_info i ON i.id = p.id
+              LEFT JOIN {replaced} r ON r.li_id = p.target_listing_info_id AND p.li_action = 'update'
+             WHERE p.li_action IN ('insert', 'update')) c
+     WHERE c.images_changed OR c.hours_changed),
+images AS (
+    INSERT INTO public.listing_images (listing_info_id, image, rank)
+    SELECT s.li_id, img.value, img.ordinality
+      FROM src s, jsonb_array_elements_text(coalesce(s.images, '[]')) WITH ORDINALITY AS img(value, ordinality)
+     WHERE s.images_changed),
+dates AS (
+    INSERT INTO public.opening_dates (id, listing_info_id, start_date, end_date)
+    SELECT s.date_id, s.li_id, s.start_date, s.end_date FROM src s WHERE s.date_id IS NOT NULL
+    RETURNING id),
+hours AS (
+    INSERT INTO public.opening_hours (opening_date_id, day_id, open_time, close_time)
+    SELECT s.date_id, (h.value ->> 0)::int, h.value ->> 1, h.value ->> 2
+      FROM src s, jsonb_array_elements(coalesce(s.hours, '[]')) AS h(value)
+     WHERE s.date_id IS NOT NULL)
+SELECT (SELECT count(*) FROM src WHERE date_id IS NOT NULL), (SELECT count(*) FROM dates)
+"""
+
+NO_REPLACED_CHILDREN = "(SELECT NULL::int AS li_id, NULL::boolean AS images_changed, NULL::boolean AS hours_changed WHERE false)"
 
 UPDATE_LISTING_INFO = """
 UPDATE public.listing_info li SET {listing_info_set}, li_hash = i.li_hash, contact_info_hash = i.contact_info_hash,
@@ -135,23 +178,29 @@ UPDATE public.listing_info li SET {listing_info_set}, li_hash = i.li_hash, conta
  WHERE (p.li_action = 'update' OR p.l_action = 'update') AND li.id = p.target_listing_info_id
 """
 
-TOUCH_UNCHANGED = [
-    """UPDATE public.listing_info li SET last_seen_at = now(), last_job_id = p.job_id, raw_hash = p.raw_hash
-         FROM promo p WHERE p.li_action = 'unchanged' AND li.id = p.target_listing_info_id""",
-    """UPDATE public.listings l SET last_seen_at = now(), last_job_id = p.job_id
-         FROM promo p WHERE p.l_action = 'unchanged' AND p.action <> 'delete' AND l.id = p.target_listing_id""",
-]
+# Unchanged rows: promo's targets are all they need (a thin staged row has nothing else).
+TOUCH_UNCHANGED_INFO = """
+UPDATE public.listing_info li SET last_seen_at = now(), last_job_id = p.job_id, raw_hash = p.raw_hash
+  FROM promo p WHERE p.li_action = 'unchanged' AND li.id = p.target_listing_info_id
+"""
+TOUCH_UNCHANGED_LISTINGS = """
+UPDATE public.listings l SET last_seen_at = now(), last_job_id = p.job_id
+  FROM promo p WHERE p.l_action = 'unchanged' AND p.action <> 'delete' AND l.id = p.target_listing_id
+"""
 
-SOFT_DELETES = [
-    """UPDATE public.listing_info li SET info_visible = false, info_status = 'missing_from_import', updated_at = now()
-         FROM promo p WHERE p.action = 'delete' AND li.id = p.target_listing_info_id""",
-    """UPDATE public.listings l SET listing_visible = false, listing_status = 'missing_from_import', updated_at = now()
-         FROM promo p WHERE p.action = 'delete' AND p.l_action = 'delete' AND l.id = p.target_listing_id""",
-]
+SOFT_DELETE_INFO = """
+UPDATE public.listing_info li SET info_visible = false, info_status = 'missing_from_import', updated_at = now()
+  FROM promo p WHERE p.action = 'delete' AND li.id = p.target_listing_info_id
+"""
+SOFT_DELETE_LISTINGS = """
+UPDATE public.listings l SET listing_visible = false, listing_status = 'missing_from_import', updated_at = now()
+  FROM promo p WHERE p.action = 'delete' AND p.l_action = 'delete' AND l.id = p.target_listing_id
+"""
 
 # Rows found through the bridge already have their mapping; everything else gets one: a plain
 # INSERT for keys the bridge does not hold yet (most of them; no speculative insertion), then an
-# UPDATE of the keys it holds with another target.
+# UPDATE of the keys it holds with another target. UPSERT_BRIDGE inserts and returns how many
+# keys the bridge holds with another target; only then does UPDATE_BRIDGE run.
 _BRIDGE_ROWS = """
 SELECT %(dmo)s AS dmo_id, p.source_id, t.target_type, t.target_id, coalesce(p.certainty_score, 1) AS certainty_score,
        p.job_id
@@ -160,29 +209,27 @@ SELECT %(dmo)s AS dmo_id, p.source_id, t.target_type, t.target_id, coalesce(p.ce
  WHERE p.action <> 'delete' AND coalesce(p.match_method, '') <> 'source_id' AND t.target_id IS NOT NULL
 """
 
-UPSERT_BRIDGE = [
-    f"""CREATE TEMP TABLE bridge_rows ON COMMIT DROP AS
-        SELECT r.*, b.id AS bridge_id, b.target_id AS bridged_target
-          FROM ({_BRIDGE_ROWS}) r
-          LEFT JOIN pipeline.bridge_source_target b
-                 ON b.dmo_id = r.dmo_id AND b.source_id = r.source_id AND b.target_type = r.target_type""",
-    """INSERT INTO pipeline.bridge_source_target (dmo_id, source_id, target_type, target_id, certainty_score, job_id)
-       SELECT dmo_id, source_id, target_type, target_id, certainty_score, job_id FROM bridge_rows WHERE bridge_id IS NULL""",
-    """UPDATE pipeline.bridge_source_target b
-          SET target_id = r.target_id, certainty_score = r.certainty_score, job_id = r.job_id, updated_at = now()
-         FROM bridge_rows r
-        WHERE b.id = r.bridge_id AND r.bridged_target IS DISTINCT FROM r.target_id""",
-    "DROP TABLE bridge_rows",
-]
+UPSERT_BRIDGE = f"""
+WITH r AS MATERIALIZED (
+    SELECT r.*, b.id AS bridge_id, b.target_id AS bridged_target
+      FROM ({_BRIDGE_ROWS}) r
+      LEFT JOIN pipeline.bridge_source_target b
+             ON b.dmo_id = r.dmo_id AND b.source_id = r.source_id AND b.target_type = r.target_type),
+new AS (
+    INSERT INTO pipeline.bridge_source_target (dmo_id, source_id, target_type, target_id, certainty_score, job_id)
+    SELECT dmo_id, source_id, target_type, target_id, certainty_score, job_id FROM r WHERE bridge_id IS NULL)
+SELECT count(*) FROM r WHERE bridge_id IS NOT NULL AND bridged_target IS DISTINCT FROM target_id
+"""
 
-MARK_PROMOTED = [
-    """UPDATE staging.listings s SET promoted_at = now(), target_listing_id = p.target_listing_id,
-              target_listing_info_id = p.target_listing_info_id
-         FROM promo p WHERE s.id = p.id""",
-]
+UPDATE_BRIDGE = f"""
+UPDATE pipeline.bridge_source_target b
+   SET target_id = r.target_id, certainty_score = r.certainty_score, job_id = r.job_id, updated_at = now()
+  FROM ({_BRIDGE_ROWS}) r
+ WHERE b.dmo_id = r.dmo_id AND b.source_id = r.source_id AND b.target_type = r.target_type
+   AND b.target_id IS DISTINCT FROM r.target_id
+"""
 
-PROMOTED_COUNTS = "SELECT action, count(*) FROM promo GROUP BY action"
-
+# %(jobs)s: the batch's jobs.
 JOB_RESULTS = """
 INSERT INTO pipeline.job_results (job_id, records_total, records_new, records_updated, records_deleted,
                                   records_duplicates, records_unchanged, records_error, records_review)
@@ -195,7 +242,7 @@ SELECT j.id, j.records_read,
        (SELECT count(*) FROM pipeline.job_errors e WHERE e.job_id = j.id),
        count(*) FILTER (WHERE s.review_status = 'pending')
   FROM pipeline.jobs j JOIN staging.listings s ON s.job_id = j.id
- WHERE j.id IN (SELECT DISTINCT job_id FROM promo)
+ WHERE j.id = ANY(%(jobs)s)
  GROUP BY j.id, j.records_read
 ON CONFLICT (job_id) DO UPDATE SET
    records_total = EXCLUDED.records_total, records_new = EXCLUDED.records_new,
@@ -206,7 +253,7 @@ ON CONFLICT (job_id) DO UPDATE SET
 
 MARK_JOBS = """
 UPDATE pipeline.jobs SET stage = 'promoted', status = 'succeeded', finished_at = now()
- WHERE id IN (SELECT DISTINCT job_id FROM promo) AND stage = 'staged'
+ WHERE id = ANY(%(jobs)s) AND stage = 'staged'
 """
 
 
@@ -214,10 +261,11 @@ UPDATE pipeline.jobs SET stage = 'promoted', status = 'succeeded', finished_at =
 # Brand-new rows reference parents that either were created in this same transaction (ids drawn
 # above; no other session can see, let alone delete them) or already existed. Their foreign keys
 # are checked set-based instead of by one trigger call per row: the existing parents are locked
-# FOR KEY SHARE up front (what each per-row check would do), and after the inserts one query
-# counts the batch's references whose parent is missing. The per-row triggers are skipped only for
-# those INSERT statements (session_replication_role), and only when the tables carry no trigger
-# of their own (see promote.trusted_inserts_allowed).
+# FOR KEY SHARE up front (what each per-row check would do), and the parents created here are
+# counted: every INSERT of a parent table must have written one row per row of the batch that
+# needs it (promote.py compares the row counts). The per-row triggers are skipped only for the
+# INSERT statements into TRUSTED_TABLES (session_replication_role), and only when those tables
+# carry no trigger of their own (see promote.trusted_inserts_allowed).
 
 TRUSTED_TABLES = ("public.listings", "public.listing_info", "public.listing_images", "public.opening_dates",
                   "public.opening_hours")
@@ -237,18 +285,4 @@ SELECT (SELECT count(*) FROM dmo) = 1
                                            WHERE li_action = 'insert' AND l_action <> 'insert')
    AND (SELECT count(*) FROM infos) = (SELECT count(DISTINCT target_listing_info_id) FROM promo
                                         WHERE li_action = 'update')
-"""
-
-# References of the rows just inserted whose parent row does not exist: must be zero.
-MISSING_PARENTS = """
-SELECT (SELECT count(*) FROM promo p LEFT JOIN public.locations loc ON loc.id = p.new_location_id
-         WHERE p.l_action = 'insert' AND loc.id IS NULL)
-     + (SELECT count(*) FROM promo p LEFT JOIN public.listings l ON l.id = p.target_listing_id
-         WHERE p.li_action = 'insert' AND l.id IS NULL)
-     + (SELECT count(*) FROM promo p LEFT JOIN public.contact_info c ON c.id = p.new_contact_id
-         WHERE p.li_action = 'insert' AND p.new_contact_id IS NOT NULL AND c.id IS NULL)
-     + (SELECT count(*) FROM changed_children c LEFT JOIN public.listing_info li ON li.id = c.li_id
-         WHERE (c.images_changed OR c.date_id IS NOT NULL) AND li.id IS NULL)
-     + (SELECT count(*) FROM changed_children c LEFT JOIN public.opening_dates d ON d.id = c.date_id
-         WHERE c.date_id IS NOT NULL AND d.id IS NULL)
 """

@@ -36,7 +36,9 @@ def test_unchanged_records_are_staged_thin_and_still_touched(tmp_path, database,
     result, again = import_file(database, local_object_store, instance, "dmo-a", path)
 
     assert again["unchanged"] == 2 and again["inserted"] == again["updated"] == 0
-    assert metadata(result, "listing_stage")["records_reused"] == 2
+    stage = metadata(result, "listing_stage")
+    assert stage["records_reused"] == 2
+    assert GRILL["Name"] in stage["preview"] and INN["Name"] in stage["preview"]  # named through their data row
     staged, earlier = _staged(database, again["job_id"]), _staged(database, first["job_id"])
     for name in (GRILL["Name"], INN["Name"]):
         row = staged[name]
