@@ -27,9 +27,10 @@ def staged_preview(conn: psycopg.Connection, job_id: int) -> MetadataValue:
     rows = conn.execute(
         """SELECT s.id, s.rec_num, coalesce(s.name, d.name), coalesce(s.city, d.city), s.action, s.match_method,
                   s.certainty_score, s.target_listing_id, s.review_reason
-             FROM staging.listings s LEFT JOIN staging.listings d ON d.id = s.reused_from  -- thin rows' data
-            WHERE s.job_id = %s
-            ORDER BY (s.action = 'unchanged'), s.rec_num NULLS LAST LIMIT %s""",
+             FROM (SELECT * FROM staging.listings WHERE job_id = %s
+                    ORDER BY (action = 'unchanged'), rec_num NULLS LAST LIMIT %s) s
+             LEFT JOIN staging.listings d ON d.id = s.reused_from  -- thin rows' data
+            ORDER BY (s.action = 'unchanged'), s.rec_num NULLS LAST""",
         (job_id, PREVIEW_ROWS),
     ).fetchall()
     return markdown_table(("id", "rec", "name", "city", "action", "match", "certainty", "listing", "review"), rows)
