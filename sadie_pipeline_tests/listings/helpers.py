@@ -3,6 +3,7 @@ import -> stage -> promote materialised for the DMO's partition."""
 
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 from pathlib import Path
@@ -71,3 +72,28 @@ def sample(name: str) -> Path:
 def metadata(result: ExecuteInProcessResult, asset_name: str) -> dict[str, Any]:
     [mat] = [m for m in result.asset_materializations_for_node(asset_name)]
     return {k: v.value for k, v in mat.metadata.items()}
+
+
+# A small DMO file layout for rule tests: a few columns mapped by SIMPLE_CONFIG.
+SIMPLE_COLUMNS = ["Name", "Address", "City", "Phone", "Description", "Website"]
+SIMPLE_CONFIG = {
+    "transform": {"map_fields": {
+        "listings.name": "Name", "locations.address1": "Address", "locations.city": "City",
+        "contact_info.local_phone": "Phone", "listing_info.description": "Description",
+        "contact_info.website_url": "Website"}},
+}
+
+
+def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=SIMPLE_COLUMNS)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({c: row.get(c, "") for c in SIMPLE_COLUMNS})
+    return path
+
+
+GRILL = {"Name": "Harbourfront Grill", "Address": "12 Water St", "City": "Charlottetown",
+         "Phone": "902-555-0100", "Description": "Seafood on the wharf."}
+INN = {"Name": "Blue Heron Inn", "Address": "4 Main St", "City": "Souris", "Phone": "902-555-0101",
+       "Description": "Rooms by the sea."}

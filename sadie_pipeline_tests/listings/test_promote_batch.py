@@ -4,9 +4,6 @@ foreign-key path writes the same children, and the metadata queries give what th
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
@@ -18,6 +15,7 @@ from sadie_pipeline.listings.repository import get_dmo, trusted_inserts_allowed
 from sadie_pipeline.listings.review import approve, approve_all, list_pending
 from sadie_pipeline.metadata import markdown_table
 from sadie_pipeline_tests.listings.helpers import (
+    GRILL,
     drop_in_inbox,
     import_file,
     metadata,
@@ -25,29 +23,16 @@ from sadie_pipeline_tests.listings.helpers import (
     register,
     run_assets,
     sample,
+    write_csv,
 )
+from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
-COLUMNS = ["Name", "Address", "City", "Phone", "Description"]
-CONFIG = {"transform": {"map_fields": {
-    "listings.name": "Name", "locations.address1": "Address", "locations.city": "City",
-    "contact_info.local_phone": "Phone", "listing_info.description": "Description"}}}
-GRILL = {"Name": "Harbourfront Grill", "Address": "12 Water St", "City": "Charlottetown",
-         "Phone": "902-555-0100", "Description": "Seafood on the wharf."}
 UNSURE = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}
 
 CONTENT_COLUMNS = ("name", "category", "google_place_id", "address1", "address2", "city", "state", "zip", "country",
                    "lat", "lng", "l_hash", "location_hash")
-
-
-def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({c: row.get(c, "") for c in COLUMNS})
-    return path
 
 
 def stage_only(database, store, instance, slug, path):

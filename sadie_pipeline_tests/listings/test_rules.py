@@ -3,9 +3,6 @@ resumed stages, all-or-nothing promotion."""
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
@@ -13,33 +10,20 @@ from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files,
 from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
 from sadie_pipeline.listings.repository import trusted_inserts_allowed
 from sadie_pipeline.listings.review import approve, list_pending, reject
-from sadie_pipeline_tests.listings.helpers import drop_in_inbox, import_file, metadata, promote, register, run_assets
+from sadie_pipeline_tests.listings.helpers import (
+    GRILL,
+    INN,
+    drop_in_inbox,
+    import_file,
+    metadata,
+    promote,
+    register,
+    run_assets,
+    write_csv,
+)
+from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
-
-COLUMNS = ["Name", "Address", "City", "Phone", "Description", "Website"]
-CONFIG = {
-    "transform": {"map_fields": {
-        "listings.name": "Name", "locations.address1": "Address", "locations.city": "City",
-        "contact_info.local_phone": "Phone", "listing_info.description": "Description",
-        "contact_info.website_url": "Website"}},
-}
-
-
-def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({c: row.get(c, "") for c in COLUMNS})
-    return path
-
-
-GRILL = {"Name": "Harbourfront Grill", "Address": "12 Water St", "City": "Charlottetown",
-         "Phone": "902-555-0100", "Description": "Seafood on the wharf."}
-INN = {"Name": "Blue Heron Inn", "Address": "4 Main St", "City": "Souris", "Phone": "902-555-0101",
-       "Description": "Rooms by the sea."}
-
 
 def test_unsure_match_waits_for_review_and_reject_makes_a_new_listing(tmp_path, database, local_object_store, instance):
     unsure = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sadie_pipeline_tests.listings.helpers import import_file, metadata, register
-from sadie_pipeline_tests.listings.test_rules import CONFIG, GRILL, INN, write_csv
+from sadie_pipeline_tests.listings.helpers import GRILL, INN, import_file, metadata, register, write_csv
+from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
