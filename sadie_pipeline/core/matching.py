@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from sadie_pipeline.core.normalize import MATCH_KEY_ASCII, match_key
+from sadie_pipeline.core.normalize import match_key
 
 _ABBREVIATIONS = {
     "st": "street", "str": "street", "ave": "avenue", "av": "avenue", "rd": "road", "dr": "drive",
@@ -58,12 +58,15 @@ def address_key(address: str | None) -> str:
 
 
 def block_keys(rec: MatchRecord) -> list[str]:
-    keys = []
-    if rec.city:
-        keys.append("city:" + match_key(rec.city))
-    if rec.zip:
-        keys.append("zip:" + rec.zip.replace(" ", "").upper())
-    return keys
+    return ([_city_block(rec.city)] if rec.city else []) + ([_zip_block(rec.zip)] if rec.zip else [])
+
+
+def _city_block(city: str) -> str:
+    return "city:" + match_key(city)
+
+
+def _zip_block(postal: str) -> str:
+    return "zip:" + postal.replace(" ", "").upper()
 
 
 def certainty(a: MatchRecord, b: MatchRecord) -> float:
@@ -99,60 +102,6 @@ def _name_cut(floor: float, factor: float) -> float:
     credit, its score multiplied by factor (0.5 for another house number); the margin covers the
     rounding of scores to four places, so skipping such candidates never changes a result."""
     return ((floor - 0.0001) / factor - 0.4) / 0.6 * 100
-
-
-class BlockIndex:
-    """Candidates grouped by block key, with their comparison keys computed once."""
-
-    def __init__(self, candidates: Iterable[MatchRecord]):
-        self.records: list[MatchRecord] = []
-        self.names: list[str] = []
-        self.addresses: list[str] = []
-        self.numbers: list[str | None] = []
-        self.blocks: dict[str, list[int]] = {}
-        for rec in candidates:
-            self.add(rec)
-
-    def add(self, rec: MatchRecord) -> None:
-        index = len(self.records)
-        self.records.append(rec)
-        self.names.append(name_key(rec.name))
-        address = address_key(rec.address1)
-        self.addresses.append(address)
-        self.numbers.append(_house_number(address))
-        for key in block_keys(rec):
-            self.blocks.setdefault(key, []).append(index)
-
-    def best_match(self, rec: MatchRecord, min_certainty: float, exclude_id: int | None = None) -> Match | None:
-        positions = sorted({i for key in block_keys(rec) for i in self.blocks.get(key, ())})
-        if not positions:
-            return None
-        name, address = name_key(rec.name), address_key(rec.address1)
-        number = _house_number(address)
-        # Every candidate whose name could reach min_certainty, best names first. No fixed limit: a
-        # chain's same-named branches all tie on the name, and only the address tells them apart.
-        shortlist = process.extract(
-            name, [self.names[i] for i in positions], scorer=fuzz.token_sort_ratio,
-            score_cutoff=max(0.0, (min_certainty - 0.4) / 0.6 * 100), limit=None,
-        )
-        best: Match | None = None
-        full_cut, halved_cut = _name_cut(min_certainty, 1.0), _name_cut(min_certainty, 0.5)
-        for _, name_ratio, pos in shortlist:
-            if name_ratio < full_cut:
-                break
-            i = positions[pos]
-            other = self.numbers[i]
-            if number and other and number != other and name_ratio < halved_cut:
-                continue
-            cand = self.records[i]
-            if cand.id == exclude_id:
-                continue
-            score = _score(name_ratio, address, number, rec.phone, self.addresses[i], other, cand.phone)
-            if score >= min_certainty and (best is None or score > best.certainty or
-                                           (score == best.certainty and cand.id < best.candidate_id)):
-                best = Match(rec.id, cand.id, score)
-                full_cut, halved_cut = _name_cut(score, 1.0), _name_cut(score, 0.5)
-        return best
 
 
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
@@ -213,7 +162,7 @@ class _Side:
             if city:
                 city_key = city_keys.get(city)
                 if city_key is None:
-                    city_key = city_keys[city] = "city:" + match_key(city)
+                    city_key = city_keys[city] = _city_block(city)
                 members = blocks.get(city_key)
                 if members is None:
                     blocks[city_key] = [position]
@@ -222,7 +171,7 @@ class _Side:
             if postal:
                 zip_key = zip_keys.get(postal)
                 if zip_key is None:
-                    zip_key = zip_keys[postal] = "zip:" + postal.replace(" ", "").upper()
+                    zip_key = zip_keys[postal] = _zip_block(postal)
                 members = blocks.get(zip_key)
                 if members is None:
                     blocks[zip_key] = [position]
@@ -237,72 +186,33 @@ class _Side:
         self.names: list[str | None] = [None] * len(records)  # name_key's words, sorted (sorted_name_keys)
         self.addresses: list[str | None] = [None] * len(records)  # address_key
         self.numbers: list[str | None] = [None] * len(records)  # house number of the address key, if any
-        self._named = self._addressed = False
 
     def prepare_addresses(self, positions: Collection[int]) -> None:
         """address_key and house number of the positions (those without them yet)."""
-        records = self.records
-        if not self._addressed and len(positions) == len(records):  # all of them: straight into the lists
-            self.addresses = address_keys([rec.address1 for rec in records])
-            self.numbers = [m.group() if (m := _HOUSE_NUMBER.match(a)) else None for a in self.addresses]
-        else:
-            addresses, numbers = self.addresses, self.numbers
-            todo = [p for p in positions if addresses[p] is None]
-            for p, address in zip(todo, address_keys([records[p].address1 for p in todo])):
-                addresses[p] = address
-                numbers[p] = _house_number(address)
-        self._addressed = True
+        addresses, numbers, records = self.addresses, self.numbers, self.records
+        todo = [p for p in positions if addresses[p] is None]
+        for p, address in zip(todo, address_keys([records[p].address1 for p in todo])):
+            addresses[p] = address
+            numbers[p] = _house_number(address)
 
     def prepare_names(self, positions: Collection[int]) -> None:
         """The sorted name key of the positions (those without one yet)."""
-        records = self.records
-        if not self._named and len(positions) == len(records):
-            self.names = sorted_name_keys([rec.name for rec in records])
-        else:
-            names = self.names
-            todo = [p for p in positions if names[p] is None]
-            for p, name in zip(todo, sorted_name_keys([records[p].name for p in todo])):
-                names[p] = name
-        self._named = True
+        names, records = self.names, self.records
+        todo = [p for p in positions if names[p] is None]
+        for p, name in zip(todo, sorted_name_keys([records[p].name for p in todo])):
+            names[p] = name
 
 
 def sorted_name_keys(names: Iterable[str | None]) -> list[str]:
     """For each name, the words of name_key(name) in sorted order, joined by single spaces: so that
     fuzz.ratio of two of them is fuzz.token_sort_ratio of the name keys (which sorts the words of
     both each time it compares them)."""
-    table, delete = MATCH_KEY_ASCII
-    keys = []
-    for name in names:
-        if not name:
-            keys.append("")
-        elif name.isascii():  # name_key through the ASCII path of match_key, without building the str
-            words = name.replace("&", " and ").encode().translate(table, delete).split()
-            if len(words) > 1 and words[0] == b"the":
-                del words[0]
-            words.sort()
-            keys.append(b" ".join(words).decode())
-        else:
-            keys.append(" ".join(sorted(name_key(name).split(" "))))
-    return keys
-
-
-_ABBREVIATIONS_ASCII = {short.encode(): long.encode() for short, long in _ABBREVIATIONS.items()}
+    return [" ".join(sorted(name_key(name).split())) for name in names]
 
 
 def address_keys(addresses: Iterable[str | None]) -> list[str]:
     """address_key of each address."""
-    table, delete = MATCH_KEY_ASCII
-    expand = _ABBREVIATIONS_ASCII.get
-    keys = []
-    for address in addresses:
-        if not address:
-            keys.append("")
-        elif address.isascii():  # address_key through the ASCII path of match_key, in bytes
-            words = address.encode().translate(table, delete).split()
-            keys.append(b" ".join(map(expand, words, words)).decode())
-        else:
-            keys.append(address_key(address))
-    return keys
+    return [address_key(address) for address in addresses]
 
 
 # Below this many pairs compared in cdist, forking more processes costs more than it saves.

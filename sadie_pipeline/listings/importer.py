@@ -103,20 +103,16 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     raw_line = RawLines(dmo.id, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), imported_by)
     digest = hashlib.sha256()
     count = 0
-    dmo_id, write = dmo.id, writer.write
     try:
         with store.open_read(key) as raw:
             hashing = _HashingReader(raw, digest)
-            records = iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"))
-            if id_col:
-                for count, record in enumerate(records, start=1):
-                    explicit = record.get(id_col)
-                    source_id = source_id_for(dmo_id, record.get(name_col), record.get(city_col),
-                                              explicit.strip() if isinstance(explicit, str) else None)
-                    write(raw_line(record, count, source_id))
-            else:
-                for count, record in enumerate(records, start=1):
-                    write(raw_line(record, count, source_id_for(dmo_id, record.get(name_col), record.get(city_col))))
+            for count, record in enumerate(
+                iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding")), start=1
+            ):
+                explicit = record.get(id_col) if id_col else None
+                source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
+                                          explicit.strip() if isinstance(explicit, str) else None)
+                writer.write(raw_line(record, count, source_id))
     except BaseException:
         writer.abort()
         raise

@@ -78,6 +78,37 @@ class _Deflate:
             self._size += len(out)
 
 
+class _Background:
+    """One thread running tasks in the order submitted, with at most max_pending of them not yet
+    done (bounding memory); a failed task's exception comes out of a later submit() or drain()."""
+
+    def __init__(self, max_pending: int):
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="gzip")
+        self._pending: deque[Future] = deque()
+        self._max_pending = max_pending
+
+    def submit(self, fn, *args) -> Future:
+        future = self._pool.submit(fn, *args)
+        self._pending.append(future)
+        while len(self._pending) > self._max_pending:
+            self._pending.popleft().result()
+        return future
+
+    def then(self, fn, *args) -> None:
+        """Queues fn after the tasks submitted, without waiting for it or for them."""
+        self._pool.submit(fn, *args)
+
+    def drain(self) -> None:
+        """Waits for every task, raising the first failure (in the order submitted)."""
+        while self._pending:
+            self._pending.popleft().result()
+
+    def shutdown(self) -> None:
+        """Runs what is queued, then ends the thread; failures not drained are dropped."""
+        self._pool.shutdown(wait=True)
+        self._pending.clear()
+
+
 class SplitWriter:
     """Writes lines into part files, cutting at whichever comes first of max_records and
     max_bytes (uncompressed). Parts listed in `existing` are counted but not rewritten.
@@ -100,8 +131,7 @@ class SplitWriter:
         self.existing, self.compresslevel = existing, compresslevel
         self.written: list[WrittenFile] = []
         self._parts: list[WrittenFile | Future[WrittenFile]] = []
-        self._pool: ThreadPoolExecutor | None = None
-        self._pending: deque[Future] = deque()
+        self._background: _Background | None = None
         self._failed = False  # set by the background thread when one of its tasks fails
         self._part: _Part | None = None  # None for a part in `existing`
         self._lines: list[bytes] = []
@@ -129,8 +159,8 @@ class SplitWriter:
         try:
             if self._count:
                 self._close_part()
-            while self._pending:  # in the order submitted, so the first failure is the one raised
-                self._pending.popleft().result()
+            if self._background is not None:
+                self._background.drain()
             self.written = [p if isinstance(p, WrittenFile) else p.result() for p in self._parts]
         except BaseException:
             self.abort()
@@ -141,15 +171,14 @@ class SplitWriter:
     def abort(self) -> None:
         part, self._part, self._lines = self._part, None, []
         if part is not None:
-            assert self._pool is not None
-            self._pool.submit(self._drop, part)
+            assert self._background is not None
+            self._background.then(self._drop, part)
         self._shutdown()
 
     def _shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)  # runs what is queued: finishing parts, dropping one
-            self._pool = None
-        self._pending.clear()
+        if self._background is not None:
+            self._background.shutdown()  # runs what is queued: finishing parts, dropping one
+            self._background = None
 
     def _open_part(self) -> None:
         self._seq += 1
@@ -157,8 +186,8 @@ class SplitWriter:
         if self._seq in self.existing:
             self._part = None
             return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="gzip")
+        if self._background is None:
+            self._background = _Background(self.MAX_PENDING)
         stack = ExitStack()
         raw = stack.enter_context(self.store.open_write(self.key_for_seq(self._seq)))
         try:
@@ -175,21 +204,13 @@ class SplitWriter:
         else:
             self._flush()
             self._part = None
-            self._parts.append(self._submit(self._finish, part, key, self._count))
+            self._parts.append(self._background.submit(self._finish, part, key, self._count))
         self._count = 0
 
     def _flush(self) -> None:
         if self._lines:
             data, self._lines, self._size = b"".join(self._lines), [], 0
-            self._submit(self._compress, self._part, data)
-
-    def _submit(self, fn, *args) -> Future:
-        assert self._pool is not None
-        future = self._pool.submit(fn, *args)
-        self._pending.append(future)
-        while len(self._pending) > self.MAX_PENDING:  # bounds memory; raises what failed
-            self._pending.popleft().result()
-        return future
+            self._background.submit(self._compress, self._part, data)
 
     # --- on the background thread, one task at a time in the order submitted ---
 
@@ -241,8 +262,7 @@ class GzipLines:
 
     def __init__(self, fileobj: BinaryIO, compresslevel: int = 1):
         self._gz = _Deflate(fileobj, compresslevel)
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="gzip")
-        self._pending: deque[Future] = deque()
+        self._background = _Background(self.MAX_PENDING)
         self._lines: list[bytes] = []
         self._size = 0
 
@@ -254,10 +274,8 @@ class GzipLines:
 
     def _flush(self) -> None:
         if self._lines:
-            self._pending.append(self._pool.submit(self._gz.compress, b"".join(self._lines)))
+            self._background.submit(self._gz.compress, b"".join(self._lines))
             self._lines, self._size = [], 0
-        while len(self._pending) > self.MAX_PENDING:
-            self._pending.popleft().result()
 
     def close(self) -> None:
         self._flush()
@@ -266,10 +284,9 @@ class GzipLines:
 
     def _drain(self) -> None:
         try:
-            while self._pending:
-                self._pending.popleft().result()
+            self._background.drain()
         finally:
-            self._pool.shutdown(wait=True)
+            self._background.shutdown()
 
     def __enter__(self) -> GzipLines:
         return self

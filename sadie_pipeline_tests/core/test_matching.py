@@ -11,7 +11,6 @@ from rapidfuzz import fuzz, process
 
 from sadie_pipeline.core import matching
 from sadie_pipeline.core.matching import (
-    BlockIndex,
     Match,
     MatchRecord,
     _halved_can_match,
@@ -159,7 +158,23 @@ def test_classify_with_equal_thresholds_never_reviews():
     assert classify(0.69, 0.7, 0.7) == "new"
 
 
-# --- BlockIndex.best_match --------------------------------------------------------------------
+# --- one probe against candidates ----------------------------------------------------------------
+
+class BlockIndex:
+    """What the tests compare with: candidates grouped by block_keys, in order, and one probe's
+    best match among them through match_against (the staging path)."""
+
+    def __init__(self, candidates):
+        self.candidates = list(candidates)
+        self.blocks = {}
+        for position, candidate in enumerate(self.candidates):
+            for key in block_keys(candidate):
+                self.blocks.setdefault(key, []).append(position)
+
+    def best_match(self, probe, min_certainty, exclude_id=None):
+        found = match_against([probe], [c for c in self.candidates if c.id != exclude_id], min_certainty)
+        return found[0] if found else None
+
 
 def test_best_match_excludes_the_record_itself():
     own = rec(1, "Harbour View Grill", "12 Water St")
