@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +14,7 @@ from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
 from sadie_pipeline.listings.raw_files import RawLines, SplitWriter, WrittenFile, file_key
 from sadie_pipeline.listings.readers import UnreadableFileError, iter_records
-from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
+from sadie_pipeline.listings.repository import Dmo, rows_of_job, set_job_state, snapshot_config
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
@@ -55,26 +56,35 @@ def import_inbox_file(db: Database, store: ObjectStore, dmo: Dmo, key: str, *, r
             "SELECT batch FROM pipeline.job_files WHERE job_id = %s AND stage = 'raw'", (job["id"],))}
     job_id, day = job["id"], job["created_at"].date()
     try:
-        result = _write_raw_files(store, dmo, key, job_id, day, config, frozenset(existing), imported_by)
+        # One transaction: the raw keys, streamed as the raw files are written, the files and the state.
+        with db.connect() as conn:
+            with rows_of_job(conn, job_id, ["staging.raw_keys"]), conn.cursor() as cur, \
+                    cur.copy("COPY staging.raw_keys (job_id, file_seq, rec_num, raw_hash, source_id) FROM STDIN") as keys:
+                result = _write_raw_files(store, dmo, key, job_id, day, config, frozenset(existing), imported_by,
+                                          keys.write_row)
+            _record_files(conn, store, dmo, job_id, day, config, result)
     except UnreadableFileError as exc:
         with db.connect() as conn:
             set_job_state(conn, job_id, stage="import", status="failed", error=str(exc))
         raise
-    with db.connect() as conn:
-        for f in result.files:
-            conn.execute(
-                """
-                INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, country, dmo_id, file_date,
-                                                batch, format, file_size, record_count)
-                VALUES (%s, %s, 'raw', 'listings', %s, %s, %s, %s, 'jsonl.gz', %s, %s)
-                ON CONFLICT (job_id, stage, batch) DO NOTHING
-                """,
-                (job_id, store.uri(f.key), config["transform"]["default_country"], dmo.id, day, f.seq, f.size, f.record_count),
-            )
-        conn.execute("UPDATE pipeline.jobs SET records_read = %s, source_sha256 = %s WHERE id = %s",
-                     (result.records_read, result.sha256, job_id))
-        set_job_state(conn, job_id, stage="imported", status="succeeded")
     return result
+
+
+def _record_files(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, job_id: int, day: dt.date,
+                  config: dict[str, Any], result: ImportResult) -> None:
+    for f in result.files:
+        conn.execute(
+            """
+            INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, country, dmo_id, file_date,
+                                            batch, format, file_size, record_count)
+            VALUES (%s, %s, 'raw', 'listings', %s, %s, %s, %s, 'jsonl.gz', %s, %s)
+            ON CONFLICT (job_id, stage, batch) DO NOTHING
+            """,
+            (job_id, store.uri(f.key), config["transform"]["default_country"], dmo.id, day, f.seq, f.size, f.record_count),
+        )
+    conn.execute("UPDATE pipeline.jobs SET records_read = %s, source_sha256 = %s WHERE id = %s",
+                 (result.records_read, result.sha256, job_id))
+    set_job_state(conn, job_id, stage="imported", status="succeeded")
 
 
 def _find_or_create_job(conn: psycopg.Connection, dmo: Dmo, key: str, run_id: str | None) -> dict[str, Any]:
@@ -94,7 +104,8 @@ def _find_or_create_job(conn: psycopg.Connection, dmo: Dmo, key: str, run_id: st
 
 
 def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: dt.date, config: dict[str, Any],
-                     existing: frozenset[int], imported_by: str) -> ImportResult:
+                     existing: frozenset[int], imported_by: str,
+                     write_keys: Callable[[tuple[int, int, int, str, str]], Any]) -> ImportResult:
     imp = config["import"]
     names = {CANONICAL_FIELDS[f]: col for f, col in config["transform"]["map_fields"].items()}
     name_col, city_col, id_col = names.get("name"), names.get("city"), names.get("explicit_source_id")
@@ -112,7 +123,10 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
                 explicit = record.get(id_col) if id_col else None
                 source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
                                           explicit.strip() if isinstance(explicit, str) else None)
-                writer.write(raw_line(record, count, source_id))
+                line, raw_hash = raw_line.keyed(record, count, source_id)
+                seq = writer.write(line)
+                if seq not in existing:
+                    write_keys((job_id, seq, count, raw_hash, source_id))
     except BaseException:
         writer.abort()
         raise

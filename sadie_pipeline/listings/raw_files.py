@@ -140,7 +140,8 @@ class SplitWriter:
         self._count = 0
         self._bytes = 0
 
-    def write(self, line: bytes) -> None:
+    def write(self, line: bytes) -> int:
+        """Writes the line; returns the number of the part it went to."""
         n = len(line)
         if not self._count:
             self._open_part()
@@ -154,6 +155,7 @@ class SplitWriter:
             self._size += n
             if self._size >= self.CHUNK_BYTES:
                 self._flush()
+        return self._seq
 
     def close(self) -> list[WrittenFile]:
         try:
@@ -334,13 +336,17 @@ class RawLines:
         self._json_meta = b'"rec_num":%d' + fixed + b',"source_id":%s' + who + b',"raw_hash":"%s"}\n'
 
     def __call__(self, record: dict[str, Any], rec_num: int, source_id: str) -> bytes:
+        return self.keyed(record, rec_num, source_id)[0]
+
+    def keyed(self, record: dict[str, Any], rec_num: int, source_id: str) -> tuple[bytes, str]:
+        """The raw line and the record's raw hash."""
         body = _dumps(record)
-        raw_hash = _blake2b(body, digest_size=16).hexdigest().encode()
+        raw_hash = _blake2b(body, digest_size=16).hexdigest()
         if source_id.isascii() and source_id.isalnum():
-            meta = self._plain_meta % (rec_num, source_id.encode(), raw_hash)
+            meta = self._plain_meta % (rec_num, source_id.encode(), raw_hash.encode())
         else:
-            meta = self._json_meta % (rec_num, _dumps(source_id), raw_hash)
-        return b",".join((body[:-1], meta)) if len(body) > 2 else b"{" + meta
+            meta = self._json_meta % (rec_num, _dumps(source_id), raw_hash.encode())
+        return (b",".join((body[:-1], meta)) if len(body) > 2 else b"{" + meta), raw_hash
 
 
 _dumps = orjson.dumps
@@ -355,3 +361,12 @@ def raw_metadata(line: bytes) -> dict[str, Any]:
     if start < 0:
         return orjson.loads(line)
     return orjson.loads(b"{" + line[start + 1:])
+
+
+def raw_rec_num(line: bytes) -> int:
+    """The rec_num of a raw line (see RawLines), read without decoding the line."""
+    start = line.rfind(_META_START)
+    if start < 0:
+        return orjson.loads(line)["rec_num"]
+    start += len(_META_START)
+    return int(line[start:line.index(b",", start)])

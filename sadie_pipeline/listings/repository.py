@@ -137,3 +137,18 @@ def without_row_triggers(conn: psycopg.Connection) -> Iterator[None]:
     finally:
         if not conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
             conn.execute("SET LOCAL session_replication_role = origin")
+
+
+@contextmanager
+def rows_of_job(conn: psycopg.Connection, job_id: int, tables: Iterable[str]) -> Iterator[bool]:
+    """For the inserts inside, of many rows of one job into these tables: when allowed, their
+    job_id -> pipeline.jobs references are checked once (the job row locked as each per-row check
+    would) instead of per row, and no row trigger fires. Yields whether that is the case: the
+    caller then checks any other reference of the rows itself."""
+    if not trusted_inserts_allowed(conn, tables):
+        yield False
+        return
+    if conn.execute("SELECT id FROM pipeline.jobs WHERE id = %s FOR KEY SHARE", (job_id,)).fetchone() is None:
+        raise psycopg.errors.ForeignKeyViolation(f"job {job_id} is gone")
+    with without_row_triggers(conn):
+        yield True

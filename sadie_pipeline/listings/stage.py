@@ -7,7 +7,6 @@ import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -18,13 +17,12 @@ import psycopg
 from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings import stage_sql as sql
-from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_metadata
+from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_rec_num
 from sadie_pipeline.listings.repository import (
     Dmo,
     job_config,
+    rows_of_job,
     set_job_state,
-    trusted_inserts_allowed,
-    without_row_triggers,
 )
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -67,36 +65,37 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         set_job_state(conn, job_id, stage="stage", status="in_progress")
         config = job_config(conn, job_id)
         files = conn.execute(
-            """SELECT r.id, r.batch, r.file_date, t.id IS NOT NULL
+            """SELECT r.id, r.batch, r.file_date, r.record_count, t.id IS NOT NULL
                  FROM pipeline.job_files r
                  LEFT JOIN pipeline.job_files t ON t.job_id = r.job_id AND t.stage = 'transformed' AND t.batch = r.batch
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
             (job_id,),
         ).fetchall()
-        reusable = _reusable_rows(conn, dmo, job_id)
     result = StageResult(job_id)
     todo = []
-    for file_id, batch, day, done in files:
+    for file_id, batch, day, records, done in files:
         result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
         if done:
             result.files_resumed += 1
         else:
-            todo.append(FileTask(file_id, batch, day))
-    job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config, reusable)
+            todo.append(FileTask(file_id, batch, day, records))
+    with db.connect() as conn:
+        thin = _stage_thin(conn, dmo, job_id, [t.batch for t in todo])
+    result.records_reused = sum(len(rec_nums) for rec_nums in thin.values())
+    todo = [FileTask(t.file_id, t.batch, t.day, t.records, thin.get(t.batch, frozenset())) for t in todo]
+    job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    if workers > 1 and len(todo) >= PARALLEL_FROM_FILES:
-        # fork: the workers start in milliseconds with everything imported (the reusable rows
-        # too); they only open their own connections and files. Even when most records reuse
-        # their earlier staging, one worker's copy in the database overlaps the other's reading.
+    if workers > 1 and sum(t.records > len(t.thin) for t in todo) >= PARALLEL_FROM_FILES:
+        # fork: the workers start in milliseconds with everything imported; they only open their
+        # own connections and files.
         with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker,
                                  initargs=(job,)) as pool:
-            for task, reused in zip(todo, pool.map(_stage_file_in_worker, todo)):
-                result.records_reused += reused
+            for task in pool.map(_stage_file_in_worker, todo):
                 log(f"staged file {task.batch} of job {job_id}")
     else:
         _init_worker(job)
         for task in todo:
-            result.records_reused += _stage_file_in_worker(task)
+            _stage_file_in_worker(task)
             log(f"staged file {task.batch} of job {job_id}")
     result.files_staged = len(todo)
     with db.connect() as conn:
@@ -106,14 +105,13 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
     return result
 
 
-# (row holding the data, listing_match_hash, target_listing_id, target_listing_info_id)
-Reusable = tuple[int, str, int, int]
-
-
-def _reusable_rows(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[str, Reusable]:
-    """raw_hash -> what a thin row needs, for the records of the DMO's last promoted job (run with the
-    same config) that may be staged thin when they arrive again unchanged (sql.REUSABLE_ROWS)."""
-    row = conn.execute(
+def _stage_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[int]) -> dict[int, frozenset[int]]:
+    """Stages thin, in one statement (sql.STAGE_THIN), the job's records the DMO sent unchanged
+    since its last promoted import run with the same config, once per job (a retried stage keeps
+    the thin rows it staged). Returns the rec_nums staged thin, by file."""
+    already = conn.execute("SELECT EXISTS (SELECT 1 FROM staging.listings WHERE job_id = %s AND reused_from IS NOT NULL)",
+                           (job_id,)).fetchone()[0]
+    previous = conn.execute(
         """SELECT j.id FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
              JOIN pipeline.job_configs me ON me.job_id = %(job)s
@@ -121,12 +119,16 @@ def _reusable_rows(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[str,
             ORDER BY j.id DESC LIMIT 1""",
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()
-    if row is None:
-        return {}
-    *settings, query = sql.REUSABLE_ROWS
-    for stmt in settings:
-        conn.execute(stmt)
-    return {r[0]: r[1:] for r in conn.execute(query, {"previous": row[0]})}
+    if not already and previous is not None and batches:
+        with rows_of_job(conn, job_id, ["staging.listings"]):
+            for stmt in sql.STAGE_THIN:
+                conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
+    thin: dict[int, frozenset[int]] = {}
+    for batch, rec_nums in conn.execute(
+            """SELECT file_seq, array_agg(rec_num) FROM staging.listings
+                WHERE job_id = %s AND reused_from IS NOT NULL GROUP BY file_seq""", (job_id,)):
+        thin[batch] = frozenset(rec_nums)
+    return thin
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,8 @@ class FileTask:
     file_id: int
     batch: int
     day: dt.date
+    records: int
+    thin: frozenset[int] = frozenset()  # rec_nums of the file already staged thin
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,6 @@ class JobContext:
     dmo: Dmo
     job_id: int
     config: dict[str, Any]
-    reusable: dict[str, Reusable]
 
 
 _job: JobContext | None = None
@@ -156,31 +159,26 @@ def _init_worker(job: JobContext) -> None:
     _job, _transformer = job, RecordTransformer(job.config, job.dmo.id)
 
 
-def _stage_file_in_worker(task: FileTask) -> int:
+def _stage_file_in_worker(task: FileTask) -> FileTask:
     assert _job is not None and _transformer is not None
-    return _stage_file(Database(url=_job.database_url), ObjectStore(**_job.store), _job, task, _transformer)
+    _stage_file(Database(url=_job.database_url), ObjectStore(**_job.store), _job, task, _transformer)
+    return task
 
 
-def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTask, transformer: RecordTransformer) -> int:
-    """One raw file in one transaction: its staged rows, its errors and its checkpoint row.
-    Returns how many unchanged records were staged thin (pointing at their earlier staged data)."""
+def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTask, transformer: RecordTransformer) -> None:
+    """The file's records not staged thin, in one transaction: their staged rows, their errors and
+    the file's checkpoint row (its transformed file: the records transformed). A file staged
+    thin throughout is not read."""
     job_id, dmo, batch = job.job_id, job.dmo, task.batch
     staged: list[dict[str, Any]] = []
-    thin: list[tuple[Any, ...]] = []
     errors: list[tuple[Any, ...]] = []
     out_key = file_key("transformed", dmo.slug, task.day, job_id, batch)
-    reusable = job.reusable
     with store.open_write(out_key) as fh, GzipLines(fh) as out:
-        for line in iter_lines_gz(store, file_key("raw", dmo.slug, task.day, job_id, batch)):
-            if reusable:  # the metadata alone tells an unchanged record; its content is not decoded
-                meta = raw_metadata(line)
-                previous = reusable.get(meta.get("raw_hash"))
-                if previous is not None:
-                    data_row, match_hash, listing_id, info_id = previous
-                    thin.append((meta["rec_num"], meta["raw_hash"], meta["source_id"], match_hash, listing_id, info_id,
-                                 data_row))
-                    out.write(b'{"rec_num":%d,"same_as_staged_row":%d}\n' % (meta["rec_num"], data_row))
-                    continue
+        lines = iter_lines_gz(store, file_key("raw", dmo.slug, task.day, job_id, batch)) \
+            if task.records > len(task.thin) else ()
+        for line in lines:
+            if task.thin and raw_rec_num(line) in task.thin:
+                continue
             raw = orjson.loads(line)
             res = transformer(raw)
             if res.record is None:
@@ -194,32 +192,22 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             out.write(dumps_line(res.record))
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
-            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(thin),))]
-        # The staged rows' foreign keys (job_id -> the job, listing_info -> its listings row, inserted
-        # just before from the same ids) are checked for the file at once when allowed: the job row
-        # locked as a per-row check would, then a count of info rows without their listings row.
-        trusted = trusted_inserts_allowed(conn, ("staging.listings", "staging.listing_info"))
-        if trusted and conn.execute("SELECT id FROM pipeline.jobs WHERE id = %s FOR KEY SHARE", (job_id,)).fetchone() is None:
-            raise psycopg.errors.ForeignKeyViolation(f"job {job_id} is gone")
-        no_triggers = (lambda: without_row_triggers(conn)) if trusted else nullcontext
-        with conn.cursor() as cur:
-            with no_triggers(), cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
+            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged),))]
+        # The staged rows' foreign keys: job_id checked by rows_of_job, listing_info -> its listings
+        # row (inserted just before from the same ids) by a count of info rows without one.
+        with rows_of_job(conn, job_id, ("staging.listings", "staging.listing_info")) as trusted, \
+                conn.cursor() as cur:
+            with cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
                     copy.write_row([sid, job_id, dmo.id, batch, *[rec.get(c) for c in LISTING_COLUMNS[4:]]])
-            with no_triggers(), cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
+            with cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
                     copy.write_row([sid, job_id, *[orjson.dumps(rec.get(c)).decode() if c in _JSON_COLUMNS else rec.get(c)
                                                    for c in INFO_COLUMNS[2:]]])
-            if thin:
-                with no_triggers(), cur.copy(f"COPY staging.listings ({', '.join(sql.THIN_COLUMNS)}) FROM STDIN") as copy:
-                    for sid, (rec_num, raw_hash, source_id, match_hash, listing_id, info_id, data_row) in zip(
-                            ids[len(staged):], thin):
-                        copy.write_row((sid, job_id, dmo.id, batch, rec_num, raw_hash, source_id, match_hash, listing_id,
-                                        info_id, data_row, "source_id", 1, "unchanged", "unchanged", "unchanged", True))
         if trusted and staged and (orphans := conn.execute(
                 """SELECT count(*) FROM unnest(%s::bigint[]) AS u(id) JOIN staging.listing_info i ON i.id = u.id
                     WHERE NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.id = i.id AND s.job_id = i.job_id)""",
-                (ids[:len(staged)],)).fetchone()[0]):
+                (ids,)).fetchone()[0]):
             raise psycopg.errors.ForeignKeyViolation(f"{orphans} staged listing_info rows without their listings row")
         with conn.cursor() as cur:
             if errors:
@@ -233,9 +221,8 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             """INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, dmo_id, file_date, batch,
                                                format, file_size, record_count)
                VALUES (%s, %s, 'transformed', 'listings', %s, %s, %s, 'jsonl.gz', %s, %s)""",
-            (job_id, store.uri(out_key), dmo.id, task.day, batch, store.size(out_key), len(staged) + len(thin)),
+            (job_id, store.uri(out_key), dmo.id, task.day, batch, store.size(out_key), len(staged)),
         )
-    return len(thin)
 
 
 def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:

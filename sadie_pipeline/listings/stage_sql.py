@@ -21,24 +21,29 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
                 "target_listing_id", "target_listing_info_id", "reused_from", "match_method", "certainty_score",
                 "action", "l_action", "li_action", "ok_to_promote")
 
-# The records of the DMO's last promoted import (same config; %(previous)s) that may be staged thin
-# when they arrive again byte for byte: promoted as new, updated or unchanged, their listing and
-# listing_info visible, and the listing_info last written from this very record (its raw_hash).
-# Promotion, the only writer of listing_info and of the bridge, wrote both from that record, so
-# matching would find the same targets and nothing to change. raw_hash -> the row holding the
-# data, its match hash and its targets. Anything else is transformed and matched again.
-REUSABLE_ROWS = [
+# The job's records (their raw keys) identical to one of the DMO's last promoted import (same raw
+# hash; %(previous)s ran with the same config) staged thin, when that record was promoted as new,
+# updated or unchanged, its listing and listing_info are visible, and the listing_info was last
+# written from this very record (its raw_hash). Promotion, the only writer of listing_info and of
+# the bridge, wrote both from that record, so matching would find the same targets and nothing to
+# change. A thin row points at the row holding the data. Anything else is transformed and matched.
+STAGE_THIN = [
     "SET LOCAL work_mem = '64MB'",
-    # The job's rows were written after the last statistics; a whole job is joined by hashing.
+    # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
     "SET LOCAL enable_nestloop = off",
-    """SELECT p.raw_hash, coalesce(p.reused_from, p.id), p.listing_match_hash, p.target_listing_id,
-              p.target_listing_info_id
-         FROM staging.listings p
-         JOIN public.listing_info li ON li.id = p.target_listing_info_id
-         JOIN public.listings l ON l.id = li.listing_id
-        WHERE p.job_id = %(previous)s AND p.promoted_at IS NOT NULL AND p.action IN ('insert', 'update', 'unchanged')
-          AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
-          AND l.id = p.target_listing_id AND l.listing_visible AND l.listing_status <> 'merged'""",
+    f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
+        SELECT nextval('staging.listings_id_seq'), k.job_id, p.dmo_id, k.file_seq, k.rec_num, k.raw_hash, k.source_id,
+               p.listing_match_hash, p.target_listing_id, p.target_listing_info_id, coalesce(p.reused_from, p.id),
+               'source_id', 1, 'unchanged', 'unchanged', 'unchanged', true
+          FROM staging.raw_keys k
+          JOIN staging.listings p ON p.raw_hash = k.raw_hash
+          JOIN public.listing_info li ON li.id = p.target_listing_info_id
+          JOIN public.listings l ON l.id = li.listing_id
+         WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
+           AND p.job_id = %(previous)s AND p.promoted_at IS NOT NULL AND p.action IN ('insert', 'update', 'unchanged')
+           AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
+           AND l.id = p.target_listing_id AND l.listing_visible AND l.listing_status <> 'merged'""",
+    "RESET enable_nestloop",
 ]
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.

@@ -143,8 +143,7 @@ def test_split_writer_cuts_parts_by_records_and_bytes(tmp_path, monkeypatch):
     store = ObjectStore(local_root=str(tmp_path))
     lines = _lines(1_000)
     writer = _split_writer(store, max_records=300, max_bytes=25_000)  # 250 lines of 100 bytes
-    for line in lines:
-        writer.write(line)
+    assert [writer.write(line) for line in lines] == [i // 250 + 1 for i in range(1_000)]  # the part of each line
     written = writer.close()
     assert [(f.seq, f.record_count, f.skipped) for f in written] == [(1, 250, False), (2, 250, False),
                                                                        (3, 250, False), (4, 250, False)]

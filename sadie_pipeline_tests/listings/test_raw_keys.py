@@ -1,0 +1,118 @@
+"""The import records each raw record's keys; staging stages the unchanged ones thin from those keys
+in SQL and reads and transforms only the other records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
+from sadie_pipeline.listings.raw_files import iter_jsonl_gz, iter_lines_gz, raw_metadata
+from sadie_pipeline_tests.listings.helpers import (
+    GRILL,
+    INN,
+    drop_in_inbox,
+    import_file,
+    metadata,
+    register,
+    run_assets,
+    write_csv,
+)
+from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
+
+pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
+
+PUB = {"Name": "Olde Dublin Pub", "Address": "131 Sydney St", "City": "Charlottetown", "Phone": "902-555-0102",
+       "Description": "Irish pub."}
+HALL = {"Name": "Harbour Hall", "Address": "2 Water St", "City": "Charlottetown", "Phone": "902-555-0177",
+        "Description": "Concerts."}
+# Two records a file, so three records make two raw files.
+SMALL_FILES = {**CONFIG, "import": {"max_records_per_file": 2}}
+
+
+def _files(database, job_id: int, stage: str) -> list[tuple[int, str, int]]:
+    with database.connect() as conn:
+        return conn.execute("SELECT batch, s3_path, record_count FROM pipeline.job_files WHERE job_id = %s AND stage = %s"
+                            " ORDER BY batch", (job_id, stage)).fetchall()
+
+
+def _local_path(uri: str) -> Path:
+    return Path(unquote(urlparse(uri).path))
+
+
+def _local_key(store, uri: str) -> str:
+    return str(_local_path(uri).relative_to(Path(store.local_root).resolve()))
+
+
+def _import_only(database, store, instance, slug: str, path: Path) -> int:
+    key = drop_in_inbox(store, slug, path)
+    run_assets(database, store, instance, slug, key, assets=[listing_raw_files])
+    with database.connect() as conn:
+        return conn.execute("SELECT id FROM pipeline.jobs WHERE source_key = %s", (key,)).fetchone()[0]
+
+
+def _raw_path(database, job_id: int, batch: int) -> Path:
+    [uri] = [u for b, u, _ in _files(database, job_id, "raw") if b == batch]
+    return _local_path(uri)
+
+
+def test_the_import_records_the_keys_of_every_raw_record(tmp_path, database, local_object_store, instance):
+    register(database, instance, "dmo-a", SMALL_FILES)
+    job_id = _import_only(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL, INN, PUB]))
+
+    expected = set()
+    for batch, uri, _ in _files(database, job_id, "raw"):
+        for line in iter_lines_gz(local_object_store, _local_key(local_object_store, uri)):
+            meta = raw_metadata(line)
+            expected.add((batch, meta["rec_num"], meta["raw_hash"], meta["source_id"]))
+    with database.connect() as conn:
+        keys = set(conn.execute("SELECT file_seq, rec_num, raw_hash, source_id FROM staging.raw_keys WHERE job_id = %s",
+                                (job_id,)).fetchall())
+    assert keys == expected and {k[0] for k in keys} == {1, 2} and len(keys) == 3
+
+
+def test_a_file_of_unchanged_records_only_is_not_read(tmp_path, database, local_object_store, instance):
+    register(database, instance, "dmo-a", SMALL_FILES)
+    import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL, INN, PUB]))
+    changed = dict(PUB, Description="Irish pub with live music.")
+    job_id = _import_only(database, local_object_store, instance, "dmo-a",
+                          write_csv(tmp_path / "b.csv", [GRILL, INN, changed]))
+    _raw_path(database, job_id, 1).unlink()  # GRILL and INN: unchanged, never read
+
+    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage, listing_promotion])
+
+    assert metadata(result, "listing_stage")["records_reused"] == 2
+    with database.connect() as conn:
+        actions = dict(conn.execute("SELECT rec_num, action FROM staging.listings WHERE job_id = %s", (job_id,)).fetchall())
+    assert actions == {1: "unchanged", 2: "unchanged", 3: "update"}
+    # The transformed files hold the records transformed: none of the first file, the changed one of the second.
+    assert [(b, n) for b, _, n in _files(database, job_id, "transformed")] == [(1, 0), (2, 1)]
+    [(_, uri, _)] = [f for f in _files(database, job_id, "transformed") if f[0] == 2]
+    assert [r["description"] for r in iter_jsonl_gz(local_object_store, _local_key(local_object_store, uri))] == [changed["Description"]]
+
+
+def test_a_retried_stage_stages_its_unchanged_records_once(tmp_path, database, local_object_store, instance):
+    register(database, instance, "dmo-a", SMALL_FILES)
+    import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL, INN, PUB, HALL]))
+    changed = dict(HALL, Description="Concerts and a bar.")
+    job_id = _import_only(database, local_object_store, instance, "dmo-a",
+                          write_csv(tmp_path / "b.csv", [GRILL, INN, PUB, changed]))
+    raw = _raw_path(database, job_id, 2)  # PUB, unchanged, and the changed HALL, which must be read
+    kept = raw.read_bytes()
+    raw.unlink()
+
+    failed = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage], raise_on_error=False)
+    assert not failed.success
+    raw.write_bytes(kept)
+    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage, listing_promotion])
+
+    assert metadata(result, "listing_stage")["records_reused"] == 3
+    with database.connect() as conn:
+        rows = conn.execute("SELECT rec_num, action, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
+                            " ORDER BY rec_num", (job_id,)).fetchall()
+        description = conn.execute("SELECT description FROM public.listing_info li JOIN public.listings l"
+                                   " ON l.id = li.listing_id WHERE l.name = %s", (HALL["Name"],)).fetchone()[0]
+    assert rows == [(1, "unchanged", True), (2, "unchanged", True), (3, "unchanged", True), (4, "update", False)]
+    assert description == changed["Description"]
