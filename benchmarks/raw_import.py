@@ -67,7 +67,9 @@ def run_direct(csv_path: Path, config: dict, repeat: int, want_digest: bool) -> 
         store.put_file(key, csv_path)
         for job_id in range(1, repeat + 1):
             started, cpu, main_cpu = time.perf_counter(), time.process_time(), time.thread_time()
-            result = _write_raw_files(store, dmo, key, job_id, dt.date(2026, 1, 1), merged, frozenset(), "0")
+            keys: list[tuple] = []  # what import_inbox_file streams into staging.raw_keys
+            result = _write_raw_files(store, dmo, key, job_id, dt.date(2026, 1, 1), merged, frozenset(), "0",
+                                      keys.append)
             times.append(time.perf_counter() - started)
             cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
             records = result.records_read

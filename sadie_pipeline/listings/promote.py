@@ -86,6 +86,8 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
         conn.execute("SET LOCAL work_mem = '64MB'")
         conn.execute("SET LOCAL jit = off")  # plain row processing: compiling costs more than it saves
         conn.execute(sql.PROMO_TABLE)
+        params["staged_jobs"] = [r[0] for r in conn.execute(
+            "SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND stage = 'staged'", (dmo.id,))]
         conn.execute(sql.TAKE_BATCH, params)
         batch = _Batch.read(conn)
         result = PromoteResult(promoted=dict(batch.actions), jobs=batch.jobs)

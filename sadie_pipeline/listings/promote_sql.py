@@ -19,8 +19,10 @@ SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s
 
 # Staged rows of the DMO that may be promoted and are not yet: marked promoted, new ids drawn for
 # what they insert (the listing and listing_info ids are written to the staged row as its targets),
-# their keys copied into promo. Approved duplicates follow their primary: one whose primary is not
-# promoted yet and is not in this batch either waits.
+# their keys copied into promo. Such rows are in the DMO's staged jobs (%(staged_jobs)s), or were
+# decided on by a person (approved, or rejected as a new listing) after their job was promoted.
+# Approved duplicates follow their primary: one whose primary is not promoted yet and is not in
+# this batch either waits.
 TAKE_BATCH = """
 WITH batch AS (
     UPDATE staging.listings s
@@ -30,6 +32,7 @@ WITH batch AS (
            target_listing_info_id = CASE WHEN s.li_action = 'insert' THEN nextval('public.listing_info_id_seq')
                                          ELSE s.target_listing_info_id END
      WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
+       AND (s.job_id = ANY(%(staged_jobs)s) OR s.review_status IN ('approved', 'rejected'))
        AND (s.action IS DISTINCT FROM 'duplicate' OR NOT EXISTS (
             SELECT 1 FROM staging.listings prim
              WHERE prim.id = s.duplicate_of AND prim.promoted_at IS NULL

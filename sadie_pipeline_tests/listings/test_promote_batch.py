@@ -198,3 +198,18 @@ def test_live_count_and_preview_match_the_plain_joins(database, local_object_sto
         assert live_listing_count(conn, dmo) == joined == 33
         assert previews.live_preview(conn, dmo) == markdown_table(
             ("listing", "name", "city", "status", "last seen"), latest)
+
+
+def test_rows_of_a_job_still_being_staged_are_not_promoted(tmp_path, database, local_object_store, instance):
+    """A job's rows may be ok to promote before its stage ends (thin rows are staged so); promotion
+    takes the rows of staged jobs only, and those of older jobs a person decided on."""
+    register(database, instance, "dmo-a", CONFIG)
+    job_id = stage_only(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL]))
+    with database.connect() as conn:
+        conn.execute("UPDATE pipeline.jobs SET stage = 'stage', status = 'in_progress' WHERE id = %s", (job_id,))
+
+    assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 0
+    with database.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM public.listings").fetchone()[0] == 0
+        conn.execute("UPDATE pipeline.jobs SET stage = 'staged', status = 'succeeded' WHERE id = %s", (job_id,))
+    assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 1

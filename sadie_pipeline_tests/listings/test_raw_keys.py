@@ -28,6 +28,8 @@ PUB = {"Name": "Olde Dublin Pub", "Address": "131 Sydney St", "City": "Charlotte
        "Description": "Irish pub."}
 HALL = {"Name": "Harbour Hall", "Address": "2 Water St", "City": "Charlottetown", "Phone": "902-555-0177",
         "Description": "Concerts."}
+CAFE = {"Name": "Bluefin Cafe", "Address": "9 Queen St", "City": "Charlottetown", "Phone": "902-555-0190",
+        "Description": "Coffee."}
 # Two records a file, so three records make two raw files.
 SMALL_FILES = {**CONFIG, "import": {"max_records_per_file": 2}}
 
@@ -95,10 +97,12 @@ def test_a_file_of_unchanged_records_only_is_not_read(tmp_path, database, local_
 
 def test_a_retried_stage_stages_its_unchanged_records_once(tmp_path, database, local_object_store, instance):
     register(database, instance, "dmo-a", SMALL_FILES)
-    import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL, INN, PUB, HALL]))
+    # Three raw files, staged by worker processes; the second one fails the first time.
+    import_file(database, local_object_store, instance, "dmo-a",
+                write_csv(tmp_path / "a.csv", [GRILL, INN, PUB, HALL, CAFE]))
     changed = dict(HALL, Description="Concerts and a bar.")
     job_id = _import_only(database, local_object_store, instance, "dmo-a",
-                          write_csv(tmp_path / "b.csv", [GRILL, INN, PUB, changed]))
+                          write_csv(tmp_path / "b.csv", [GRILL, INN, PUB, changed, CAFE]))
     raw = _raw_path(database, job_id, 2)  # PUB, unchanged, and the changed HALL, which must be read
     kept = raw.read_bytes()
     raw.unlink()
@@ -108,11 +112,12 @@ def test_a_retried_stage_stages_its_unchanged_records_once(tmp_path, database, l
     raw.write_bytes(kept)
     result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage, listing_promotion])
 
-    assert metadata(result, "listing_stage")["records_reused"] == 3
+    assert metadata(result, "listing_stage")["records_reused"] == 4
     with database.connect() as conn:
         rows = conn.execute("SELECT rec_num, action, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
                             " ORDER BY rec_num", (job_id,)).fetchall()
         description = conn.execute("SELECT description FROM public.listing_info li JOIN public.listings l"
                                    " ON l.id = li.listing_id WHERE l.name = %s", (HALL["Name"],)).fetchone()[0]
-    assert rows == [(1, "unchanged", True), (2, "unchanged", True), (3, "unchanged", True), (4, "update", False)]
+    assert rows == [(1, "unchanged", True), (2, "unchanged", True), (3, "unchanged", True), (4, "update", False),
+                    (5, "unchanged", True)]
     assert description == changed["Description"]
