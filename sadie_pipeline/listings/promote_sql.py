@@ -220,7 +220,8 @@ WITH r AS MATERIALIZED (
              ON b.dmo_id = r.dmo_id AND b.source_id = r.source_id AND b.target_type = r.target_type),
 new AS (
     INSERT INTO pipeline.bridge_source_target (dmo_id, source_id, target_type, target_id, certainty_score, job_id)
-    SELECT dmo_id, source_id, target_type, target_id, certainty_score, job_id FROM r WHERE bridge_id IS NULL)
+    SELECT dmo_id, source_id, target_type, target_id, certainty_score, job_id FROM r WHERE bridge_id IS NULL
+     ORDER BY source_id COLLATE "C", target_type)  -- neighbours in the unique index: fewer pages touched
 SELECT count(*) FROM r WHERE bridge_id IS NOT NULL AND bridged_target IS DISTINCT FROM target_id
 """
 
