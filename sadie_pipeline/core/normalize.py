@@ -184,8 +184,11 @@ def normalize_email(value: str | None) -> str | None:
     return value
 
 
+_LIST_SEPARATOR = re.compile(r"[|\n;,]")
+
+
 def split_list(value: str | None) -> list[str]:
     """A cell holding several values separated by | , ; or newlines."""
     if not value:
         return []
-    return [item for item in (clean_whitespace(p) for p in re.split(r"[|\n;,]", value)) if item]
+    return [item for item in map(clean_whitespace, _LIST_SEPARATOR.split(value)) if item]

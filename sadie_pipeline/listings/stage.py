@@ -193,22 +193,23 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
             "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged),))]
-        # The staged rows' foreign keys: job_id checked by rows_of_job, listing_info -> its listings
-        # row (inserted just before from the same ids) by a count of info rows without one.
+        # The staged rows' foreign keys: job_id checked by rows_of_job; listing_info -> listings holds
+        # by construction when both COPYs write every row: each info row's parent is the listings
+        # row written just before from the same id, in this transaction, where nothing can remove it.
+        info_columns = [(c, c in _JSON_COLUMNS) for c in INFO_COLUMNS[2:]]
         with rows_of_job(conn, job_id, ("staging.listings", "staging.listing_info")) as trusted, \
                 conn.cursor() as cur:
             with cur.copy(f"COPY staging.listings ({', '.join(LISTING_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
                     copy.write_row([sid, job_id, dmo.id, batch, *[rec.get(c) for c in LISTING_COLUMNS[4:]]])
+            parents = cur.rowcount
             with cur.copy(f"COPY staging.listing_info ({', '.join(INFO_COLUMNS)}) FROM STDIN") as copy:
                 for sid, rec in zip(ids, staged):
-                    copy.write_row([sid, job_id, *[orjson.dumps(rec.get(c)).decode() if c in _JSON_COLUMNS else rec.get(c)
-                                                   for c in INFO_COLUMNS[2:]]])
-        if trusted and staged and (orphans := conn.execute(
-                """SELECT count(*) FROM unnest(%s::bigint[]) AS u(id) JOIN staging.listing_info i ON i.id = u.id
-                    WHERE NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.id = i.id AND s.job_id = i.job_id)""",
-                (ids,)).fetchone()[0]):
-            raise psycopg.errors.ForeignKeyViolation(f"{orphans} staged listing_info rows without their listings row")
+                    copy.write_row([sid, job_id, *[orjson.dumps(rec.get(c)).decode() if as_json else rec.get(c)
+                                                   for c, as_json in info_columns]])
+            if trusted and (parents, cur.rowcount) != (len(staged), len(staged)):
+                raise psycopg.errors.ForeignKeyViolation(
+                    f"{cur.rowcount} staged listing_info rows written for {parents} listings rows")
         with conn.cursor() as cur:
             if errors:
                 cur.executemany(
