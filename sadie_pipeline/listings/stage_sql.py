@@ -1,6 +1,6 @@
 """Job-level staging SQL: duplicates, matching, actions, review flags and deletion detection.
 
-The work happens on `work`, a narrow temporary copy of the job's keys, hashes and matches: one
+The work happens on `work`, a narrow temporary copy of the job's hashes and matches: one
 statement builds it with the exact rules (duplicates in the batch, bridge, match hash), fuzzy
 matching fills in some of the rest, and one UPDATE computes the actions and review flags and
 writes everything back to staging.listings. Every statement is scoped to one job, so the whole
@@ -47,55 +47,60 @@ STAGE_THIN = [
 ]
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
-# Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts).
+# Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts), and
+# the sorts carry keys, ids and targets, not the listing_info hashes. Thin rows keep the targets
+# they were staged with unless they are duplicates; only full rows look up their listing_info, the
+# bridge and the match hash (a probe each for those rows, none for the thin ones).
 LOAD_WORK = [
     "SET LOCAL work_mem = '64MB'",
-    "DELETE FROM staging.listing_info WHERE id IN (SELECT id FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL)",
+    # What resolution reads was just staged or read by staging: cached, so an index probe costs
+    # about a page read in sequence (with the default 4, ten thousand probes lose to scanning all
+    # staged rows).
+    "SET LOCAL random_page_cost = 1.1",
+    # Deletions detected by an earlier attempt (their listing_info rows go with them: ON DELETE CASCADE).
     "DELETE FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL",
     """CREATE TEMP TABLE work ON COMMIT DROP AS
-       WITH rows AS (
-           SELECT s.id, s.rec_num, s.dmo_id, s.source_id, s.listing_match_hash, s.l_hash, s.location_hash,
-                  i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash, s.reused_from,
-                  s.target_listing_id AS reused_listing, s.target_listing_info_id AS reused_info,
-                  first_value(s.id) OVER (PARTITION BY s.source_id COLLATE "C" ORDER BY s.rec_num) AS by_source,
-                  first_value(s.id) OVER (PARTITION BY s.listing_match_hash COLLATE "C" ORDER BY s.rec_num) AS by_hash
-             FROM staging.listings s LEFT JOIN staging.listing_info i USING (id)
-            WHERE s.job_id = %(job)s),
-       dups AS (
-           SELECT r.*, CASE WHEN r.by_source <> r.id THEN r.by_source
-                            WHEN r.by_hash <> r.id THEN r.by_hash END AS duplicate_of,
-                       CASE WHEN r.by_source <> r.id THEN 'source_id' ELSE 'match_hash' END AS duplicate_method
-             FROM rows r),
-       matched AS (
-           SELECT d.*, bl.target_id AS bridge_listing, bli.target_id AS bridge_info, h.id AS hash_listing
-             FROM dups d
-             LEFT JOIN pipeline.bridge_source_target bl
-                    ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
-                   AND d.reused_from IS NULL
-             LEFT JOIN pipeline.bridge_source_target bli
-                    ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'
-                   AND d.reused_from IS NULL
-             LEFT JOIN (
-                    SELECT l.listing_match_hash, min(l.id) AS id FROM public.listings l
-                     WHERE l.listing_status <> 'merged' AND l.listing_match_hash IN (
-                           SELECT listing_match_hash FROM staging.listings
-                            WHERE job_id = %(job)s AND reused_from IS NULL)
-                     GROUP BY l.listing_match_hash) h
-                    ON h.listing_match_hash = d.listing_match_hash AND d.duplicate_of IS NULL AND bl.target_id IS NULL
-                   AND d.reused_from IS NULL)
-       SELECT m.id, m.rec_num, m.dmo_id, m.source_id, m.listing_match_hash, m.l_hash, m.location_hash,
-              m.li_hash, m.contact_info_hash, m.images_hash, m.hours_hash, m.duplicate_of, m.reused_from,
-              CASE WHEN m.duplicate_of IS NOT NULL THEN m.duplicate_method
-                   WHEN m.reused_from IS NOT NULL OR m.bridge_listing IS NOT NULL THEN 'source_id'
-                   WHEN m.hash_listing IS NOT NULL THEN 'match_hash' END AS match_method,
-              CASE WHEN m.duplicate_of IS NOT NULL OR m.reused_from IS NOT NULL OR m.bridge_listing IS NOT NULL
-                     OR m.hash_listing IS NOT NULL
-                   THEN 1 END::numeric(5, 4) AS certainty_score,
-              CASE WHEN m.duplicate_of IS NULL
-                   THEN coalesce(m.reused_listing, m.bridge_listing, m.hash_listing) END AS target_listing_id,
-              CASE WHEN m.duplicate_of IS NULL THEN coalesce(m.reused_info, m.bridge_info) END AS target_listing_info_id
-         FROM matched m""",
-    "CREATE UNIQUE INDEX ON work (id)",
+       WITH dups AS (
+           SELECT r.id, r.rec_num, r.dmo_id, r.source_id, r.listing_match_hash, r.l_hash, r.location_hash,
+                  r.reused_from, r.target_listing_id, r.target_listing_info_id,
+                  CASE WHEN r.by_source <> r.id THEN r.by_source
+                       WHEN r.by_hash <> r.id THEN r.by_hash END AS duplicate_of,
+                  CASE WHEN r.by_source <> r.id THEN 'source_id'
+                       WHEN r.by_hash <> r.id THEN 'match_hash' END AS duplicate_method
+             FROM (SELECT s.id, s.rec_num, s.dmo_id, s.source_id, s.listing_match_hash, s.l_hash, s.location_hash,
+                          s.reused_from, s.target_listing_id, s.target_listing_info_id,
+                          first_value(s.id) OVER (PARTITION BY s.source_id COLLATE "C" ORDER BY s.rec_num) AS by_source,
+                          first_value(s.id) OVER (PARTITION BY s.listing_match_hash COLLATE "C" ORDER BY s.rec_num)
+                              AS by_hash
+                     FROM staging.listings s WHERE s.job_id = %(job)s) r)
+       SELECT d.id, d.rec_num, d.dmo_id, NULL::text AS l_hash, NULL::text AS location_hash, NULL::text AS li_hash,
+              NULL::text AS contact_info_hash, NULL::text AS images_hash, NULL::text AS hours_hash, d.duplicate_of,
+              d.reused_from, coalesce(d.duplicate_method, 'source_id') AS match_method,
+              1::numeric(5, 4) AS certainty_score,
+              CASE WHEN d.duplicate_of IS NULL THEN d.target_listing_id END AS target_listing_id,
+              CASE WHEN d.duplicate_of IS NULL THEN d.target_listing_info_id END AS target_listing_info_id
+         FROM dups d
+        WHERE d.reused_from IS NOT NULL
+       UNION ALL
+       -- a duplicate takes precedence over the bridge, the bridge over the match hash
+       SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, i.li_hash, i.contact_info_hash, i.images_hash,
+              i.hours_hash, d.duplicate_of, NULL,
+              CASE WHEN d.duplicate_of IS NOT NULL THEN d.duplicate_method
+                   WHEN bl.target_id IS NOT NULL THEN 'source_id'
+                   WHEN h.id IS NOT NULL THEN 'match_hash' END,
+              CASE WHEN d.duplicate_of IS NOT NULL OR bl.target_id IS NOT NULL OR h.id IS NOT NULL
+                   THEN 1 END::numeric(5, 4),
+              CASE WHEN d.duplicate_of IS NULL THEN coalesce(d.target_listing_id, bl.target_id, h.id) END,
+              CASE WHEN d.duplicate_of IS NULL THEN coalesce(d.target_listing_info_id, bli.target_id) END
+         FROM dups d
+         LEFT JOIN staging.listing_info i ON i.id = d.id
+         LEFT JOIN pipeline.bridge_source_target bl
+                ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
+         LEFT JOIN pipeline.bridge_source_target bli
+                ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'
+         LEFT JOIN LATERAL (SELECT min(l.id) AS id FROM public.listings l
+                             WHERE l.listing_match_hash = d.listing_match_hash AND l.listing_status <> 'merged') h ON true
+        WHERE d.reused_from IS NULL""",
     # Row counts and rough distributions are all the plans need; a small sample is enough.
     "SET LOCAL default_statistics_target = 10",
     "ANALYZE work",
@@ -122,11 +127,14 @@ UPDATE work w SET target_listing_id = f.target, duplicate_of = f.dup, certainty_
   FROM fuzzy f WHERE w.id = f.id
 """
 
-# Two records of one DMO that land on the same listing: the later ones are duplicates.
+# Two records of one DMO that land on the same listing: the later ones are duplicates. Only the
+# rows of such listings are ranked (a hash count finds them; most listings have one row).
 TARGET_COLLISIONS = """
 WITH ranked AS (
     SELECT id, first_value(id) OVER (PARTITION BY target_listing_id ORDER BY certainty_score DESC, rec_num) AS first_id
-      FROM work WHERE duplicate_of IS NULL AND target_listing_id IS NOT NULL
+      FROM work
+     WHERE duplicate_of IS NULL AND target_listing_id IN (
+           SELECT target_listing_id FROM work WHERE duplicate_of IS NULL GROUP BY 1 HAVING count(*) > 1)
 )
 UPDATE work w SET duplicate_of = r.first_id FROM ranked r WHERE w.id = r.id AND r.first_id <> r.id
 """
@@ -196,15 +204,15 @@ UPDATE staging.listings s
 """
 
 # Thin rows found to be duplicates get their data back from the row they point at, so review and
-# promotion read them like any other staged row.
+# promotion read them like any other staged row (`work` names them without reading the job's rows).
 THICKEN_DUPLICATES = [
     f"""INSERT INTO staging.listing_info (id, job_id, {", ".join(INFO_DATA_COLUMNS)})
-        SELECT s.id, s.job_id, {", ".join("d." + c for c in INFO_DATA_COLUMNS)}
-          FROM staging.listings s JOIN staging.listing_info d ON d.id = s.reused_from
-         WHERE s.job_id = %(job)s AND s.reused_from IS NOT NULL AND s.action <> 'unchanged'""",
+        SELECT w.id, %(job)s, {", ".join("d." + c for c in INFO_DATA_COLUMNS)}
+          FROM work w JOIN staging.listing_info d ON d.id = w.reused_from
+         WHERE w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL""",
     f"""UPDATE staging.listings s SET {", ".join(f"{c} = d.{c}" for c in LISTING_DATA_COLUMNS)}, reused_from = NULL
-          FROM staging.listings d
-         WHERE s.job_id = %(job)s AND s.reused_from IS NOT NULL AND s.action <> 'unchanged' AND d.id = s.reused_from""",
+          FROM work w JOIN staging.listings d ON d.id = w.reused_from
+         WHERE w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL AND s.id = w.id""",
 ]
 
 # A visible listing_info of the DMO that no record of a full import maps to is a deletion.
@@ -230,13 +238,14 @@ DETECT_DELETIONS = [
 ]
 
 # Rows still waiting in older jobs: under review or approved (a partial index), or ok to promote
-# in a job not promoted yet (promotion takes every other row that is ok).
+# in a job not promoted yet (promotion takes every other row that is ok; the job index).
 SUPERSEDE_OLDER = [
     """UPDATE staging.listings SET review_status = 'superseded', ok_to_promote = false
-        WHERE dmo_id = %(dmo)s AND job_id < %(job)s AND promoted_at IS NULL
-          AND (review_status IN ('pending', 'approved')
-               OR ok_to_promote AND job_id IN (SELECT id FROM pipeline.jobs
-                                                WHERE dmo_id = %(dmo)s AND id < %(job)s AND stage <> 'promoted'))""",
+        WHERE dmo_id = %(dmo)s AND review_status IN ('pending', 'approved') AND job_id < %(job)s
+          AND promoted_at IS NULL""",
+    """UPDATE staging.listings SET review_status = 'superseded', ok_to_promote = false
+        WHERE job_id IN (SELECT id FROM pipeline.jobs WHERE dmo_id = %(dmo)s AND id < %(job)s AND stage <> 'promoted')
+          AND dmo_id = %(dmo)s AND ok_to_promote AND promoted_at IS NULL""",
     """UPDATE pipeline.jobs SET stage = 'superseded', status = 'succeeded'
         WHERE dmo_id = %(dmo)s AND id < %(job)s AND stage IN ('imported', 'stage')""",
 ]

@@ -113,3 +113,23 @@ def test_an_unchanged_record_behind_a_new_one_with_its_source_id_is_a_full_dupli
     # The thin copy of the old record became a duplicate of the new one and got its own data back.
     assert rows == [(1, "update", None, GRILL["Name"], True, newer_grill["Description"], None),
                     (2, "duplicate", None, GRILL["Name"], True, GRILL["Description"], first_id)]
+
+
+def test_a_new_record_fuzzily_matched_to_the_listing_of_an_unchanged_one_is_its_duplicate(
+        tmp_path, database, local_object_store, instance):
+    register(database, instance, "dmo-a", CONFIG)
+    import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL, INN]))
+    # Another name (so another source id and match hash) that fuzzy matching puts on the same listing.
+    the_grill = {**GRILL, "Name": "The " + GRILL["Name"]}
+    _, again = import_file(database, local_object_store, instance, "dmo-a",
+                           write_csv(tmp_path / "b.csv", [the_grill, GRILL, INN]))
+
+    staged = _staged(database, again["job_id"])
+    new, old = staged[the_grill["Name"]], staged[GRILL["Name"]]
+    # The thin row takes part in the target collisions: exact, it ranks before the fuzzy match
+    # that comes first in the file, and stays thin.
+    assert (old["action"], old["has_info"]) == ("unchanged", False) and old["reused_from"] is not None
+    with database.connect() as conn:
+        old_id = conn.execute("SELECT id FROM staging.listings WHERE job_id = %s AND rec_num = 2",
+                              (again["job_id"],)).fetchone()[0]
+    assert (new["action"], new["duplicate_of"], new["ok_to_promote"]) == ("duplicate", old_id, False)
