@@ -29,6 +29,7 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
 # change. A thin row points at the row holding the data. Anything else is transformed and matched.
 STAGE_THIN = [
     "SET LOCAL work_mem = '64MB'",
+    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
     # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
     "SET LOCAL enable_nestloop = off",
     f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
@@ -53,6 +54,7 @@ STAGE_THIN = [
 # bridge and the match hash (a probe each for those rows, none for the thin ones).
 LOAD_WORK = [
     "SET LOCAL work_mem = '64MB'",
+    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
     # What resolution reads was just staged or read by staging: cached, so an index probe costs
     # about a page read in sequence (with the default 4, ten thousand probes lose to scanning all
     # staged rows).
