@@ -27,6 +27,8 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
 # written from this very record (its raw_hash). Promotion, the only writer of listing_info and of
 # the bridge, wrote both from that record, so matching would find the same targets and nothing to
 # change. A thin row points at the row holding the data. Anything else is transformed and matched.
+# Each raw key meets at most one such row: a record's source_id follows from its content, and the
+# rows of a job that are not duplicates have distinct source_ids.
 STAGE_THIN = [
     "SET LOCAL work_mem = '64MB'",
     "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
