@@ -102,12 +102,9 @@ LOAD_WORK = [
                 ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
          LEFT JOIN pipeline.bridge_source_target bli
                 ON bli.dmo_id = d.dmo_id AND bli.source_id = d.source_id AND bli.target_type = 'listing_info'
-         -- the listings of the full rows' match hashes, grouped once (a per-row min(id) may be planned
-         -- as a walk of the primary key that reads every listing when the statistics are stale)
-         LEFT JOIN (SELECT l.listing_match_hash, min(l.id) AS id FROM public.listings l
-                     WHERE l.listing_status <> 'merged' AND l.listing_match_hash IN (
-                           SELECT listing_match_hash FROM staging.listings WHERE job_id = %(job)s AND reused_from IS NULL)
-                     GROUP BY l.listing_match_hash) h ON h.listing_match_hash = d.listing_match_hash
+         -- one probe of the (listing_match_hash, id) index
+         LEFT JOIN LATERAL (SELECT min(l.id) AS id FROM public.listings l
+                             WHERE l.listing_match_hash = d.listing_match_hash AND l.listing_status <> 'merged') h ON true
         WHERE d.reused_from IS NULL""",
     # Row counts and rough distributions are all the plans need; a small sample is enough.
     "SET LOCAL default_statistics_target = 10",
