@@ -243,7 +243,7 @@ DETECT_DELETIONS = [
 ]
 
 # Rows still waiting in older jobs: under review or approved (a partial index), or ok to promote
-# in a job not promoted yet (promotion takes every other row that is ok; the job index).
+# in a job not promoted yet (through the job index). Promotion would take either kind.
 SUPERSEDE_OLDER = [
     """UPDATE staging.listings SET review_status = 'superseded', ok_to_promote = false
         WHERE dmo_id = %(dmo)s AND review_status IN ('pending', 'approved') AND job_id < %(job)s
