@@ -140,6 +140,12 @@ def match_within(records: Sequence[MatchRecord], min_certainty: float, workers: 
     return matches
 
 
+def _cached(cache: dict[str, str], value: str, key_of) -> str:
+    key = cache.get(value)
+    if key is None:
+        key = cache[value] = key_of(value)
+    return key
+
 
 class _Side:
     """The records of one side of a match (the records, or the candidates) grouped by block key,
@@ -157,29 +163,14 @@ class _Side:
         zip_city: dict[str, str | None] = {}
         zip_keys: dict[str, str] = {}
         for position, rec in enumerate(records):
-            city, postal = rec.city, rec.zip
-            city_key = None
-            if city:
-                city_key = city_keys.get(city)
-                if city_key is None:
-                    city_key = city_keys[city] = _city_block(city)
-                members = blocks.get(city_key)
-                if members is None:
-                    blocks[city_key] = [position]
-                else:
-                    members.append(position)
-            if postal:
-                zip_key = zip_keys.get(postal)
-                if zip_key is None:
-                    zip_key = zip_keys[postal] = _zip_block(postal)
-                members = blocks.get(zip_key)
-                if members is None:
-                    blocks[zip_key] = [position]
-                    zip_city[zip_key] = city_key
-                else:
-                    members.append(position)
-                    if zip_city[zip_key] != city_key:
-                        zip_city[zip_key] = None
+            city_key = _cached(city_keys, rec.city, _city_block) if rec.city else None
+            if city_key is not None:
+                blocks.setdefault(city_key, []).append(position)
+            if rec.zip:
+                zip_key = _cached(zip_keys, rec.zip, _zip_block)
+                blocks.setdefault(zip_key, []).append(position)
+                if zip_city.setdefault(zip_key, city_key) != city_key:
+                    zip_city[zip_key] = None  # records of other cities (or of none) in this postal code
         self.blocks = blocks
         self.zip_city = zip_city
         # comparison keys by position, None until computed

@@ -71,18 +71,15 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
             (job_id,),
         ).fetchall()
-    result = StageResult(job_id)
+        thin = _stage_thin(conn, dmo, job_id, [batch for _, batch, _, _, done in files if not done])
+    result = StageResult(job_id, records_reused=sum(map(len, thin.values())))
     todo = []
     for file_id, batch, day, records, done in files:
         result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
         if done:
             result.files_resumed += 1
         else:
-            todo.append(FileTask(file_id, batch, day, records))
-    with db.connect() as conn:
-        thin = _stage_thin(conn, dmo, job_id, [t.batch for t in todo])
-    result.records_reused = sum(len(rec_nums) for rec_nums in thin.values())
-    todo = [FileTask(t.file_id, t.batch, t.day, t.records, thin.get(t.batch, frozenset())) for t in todo]
+            todo.append(FileTask(file_id, batch, day, records, thin.get(batch, frozenset())))
     job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     if workers > 1 and sum(t.records > len(t.thin) for t in todo) >= PARALLEL_FROM_FILES:

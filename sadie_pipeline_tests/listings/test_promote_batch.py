@@ -16,12 +16,10 @@ from sadie_pipeline.listings.review import approve, approve_all, list_pending
 from sadie_pipeline.metadata import markdown_table
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
-    drop_in_inbox,
     import_file,
     metadata,
     promote,
     register,
-    run_assets,
     sample,
     write_csv,
 )
@@ -36,10 +34,7 @@ CONTENT_COLUMNS = ("name", "category", "google_place_id", "address1", "address2"
 
 
 def stage_only(database, store, instance, slug, path):
-    key = drop_in_inbox(store, slug, path)
-    run_assets(database, store, instance, slug, key, assets=[listing_raw_files, listing_stage])
-    with database.connect() as conn:
-        return conn.execute("SELECT id FROM pipeline.jobs WHERE source_key = %s", (key,)).fetchone()[0]
+    return import_file(database, store, instance, slug, path, assets=[listing_raw_files, listing_stage])[1]["job_id"]
 
 
 def public_rows(conn):

@@ -13,7 +13,6 @@ from sadie_pipeline.listings.raw_files import iter_jsonl_gz, iter_lines_gz, raw_
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
     INN,
-    drop_in_inbox,
     import_file,
     metadata,
     register,
@@ -49,10 +48,7 @@ def _local_key(store, uri: str) -> str:
 
 
 def _import_only(database, store, instance, slug: str, path: Path) -> int:
-    key = drop_in_inbox(store, slug, path)
-    run_assets(database, store, instance, slug, key, assets=[listing_raw_files])
-    with database.connect() as conn:
-        return conn.execute("SELECT id FROM pipeline.jobs WHERE source_key = %s", (key,)).fetchone()[0]
+    return import_file(database, store, instance, slug, path, assets=[listing_raw_files])[1]["job_id"]
 
 
 def _raw_path(database, job_id: int, batch: int) -> Path:
