@@ -85,6 +85,10 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
         params: dict[str, Any] = {"dmo": dmo.id}
         conn.execute("SET LOCAL work_mem = '64MB'")
         conn.execute("SET LOCAL jit = off")  # plain row processing: compiling costs more than it saves
+        # promo is read by most statements: kept in memory (the default, 8 MB, spills a 100k-row
+        # batch to a temporary file that every statement reads back). Possible until the session's
+        # first temporary table.
+        conn.execute("SET LOCAL temp_buffers = '128MB'")
         conn.execute(sql.PROMO_TABLE)
         params["staged_jobs"] = [r[0] for r in conn.execute(
             "SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND stage = 'staged'", (dmo.id,))]

@@ -41,11 +41,14 @@ STAGE_THIN = [
           FROM staging.raw_keys k
           JOIN staging.listings p ON p.raw_hash = k.raw_hash
           JOIN public.listing_info li ON li.id = p.target_listing_info_id
-          JOIN public.listings l ON l.id = li.listing_id
          WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
            AND p.job_id = %(previous)s AND p.promoted_at IS NOT NULL AND p.action IN ('insert', 'update', 'unchanged')
            AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
-           AND l.id = p.target_listing_id AND l.listing_visible AND l.listing_status <> 'merged'""",
+           AND li.listing_id = p.target_listing_id
+           -- nor is the listing hidden or merged: the few such listings are in partial indexes
+           AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = p.target_listing_id AND NOT l.listing_visible)
+           AND NOT EXISTS (SELECT 1 FROM public.listings l
+                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')""",
     "RESET enable_nestloop",
 ]
 

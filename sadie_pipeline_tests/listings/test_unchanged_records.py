@@ -76,6 +76,20 @@ def test_a_hidden_listing_is_not_reused_and_comes_back(tmp_path, database, local
                             (GRILL["Name"],)).fetchone()[0] is True
 
 
+def test_a_merged_listing_is_not_reused(tmp_path, database, local_object_store, instance):
+    register(database, instance, "dmo-a", CONFIG)
+    path = write_csv(tmp_path / "a.csv", [GRILL, INN])
+    import_file(database, local_object_store, instance, "dmo-a", path)
+    with database.connect() as conn:  # merged by a person, still visible
+        conn.execute("UPDATE public.listings SET listing_status = 'merged' WHERE name = %s", (GRILL["Name"],))
+    result, again = import_file(database, local_object_store, instance, "dmo-a", path)
+
+    assert metadata(result, "listing_stage")["records_reused"] == 1
+    staged = _staged(database, again["job_id"])
+    assert staged[GRILL["Name"]]["reused_from"] is None
+    assert staged[INN["Name"]]["reused_from"] is not None
+
+
 def test_a_listing_info_written_from_another_record_is_not_reused(tmp_path, database, local_object_store, instance):
     register(database, instance, "dmo-a", CONFIG)
     path = write_csv(tmp_path / "a.csv", [GRILL, INN])
