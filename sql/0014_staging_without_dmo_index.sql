@@ -3,6 +3,6 @@
 -- no query the other two do not, yet cost an entry for every staged row, and the planner, on
 -- statistics older than the job, took it for promotion's batch: one scan of every row the DMO
 -- ever staged instead of the job's rows and the decided ones.
--- depends: 0012_match_hash_lookup
+-- depends: 0013_absent_rows_lookup
 
 DROP INDEX IF EXISTS staging.staging_listings_dmo_idx;

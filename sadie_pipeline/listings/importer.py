@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,8 +13,9 @@ import psycopg
 
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
+from sadie_pipeline.listings.import_split import LineParts, TailProcess, start_tail
 from sadie_pipeline.listings.raw_files import RawLines, SplitWriter, WrittenFile, file_key
-from sadie_pipeline.listings.readers import UnreadableFileError, iter_records
+from sadie_pipeline.listings.readers import Record, UnreadableFileError, iter_records
 from sadie_pipeline.listings.repository import Dmo, rows_of_job, set_job_state, snapshot_config
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -116,23 +118,65 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     count = 0
     try:
         with store.open_read(key) as raw:
-            hashing = _HashingReader(raw, digest)
-            for count, record in enumerate(
-                iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding")), start=1
-            ):
-                explicit = record.get(id_col) if id_col else None
-                source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
-                                          explicit.strip() if isinstance(explicit, str) else None)
-                line, raw_hash = raw_line.keyed(record, count, source_id)
-                seq = writer.write(line)
-                if seq not in existing:
-                    write_keys((job_id, seq, count, raw_hash, source_id))
+            tail = start_tail(raw, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"),
+                              parts=_line_parts(raw_line, dmo.id, name_col, city_col, id_col))
+            split = tail.split if tail is not None else None
+            try:
+                hashing = _HashingReader(raw, digest)
+                for count, record in enumerate(
+                    iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"),
+                                 split=split), start=1
+                ):
+                    explicit = record.get(id_col) if id_col else None
+                    source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
+                                              explicit.strip() if isinstance(explicit, str) else None)
+                    line, raw_hash = raw_line.keyed(record, count, source_id)
+                    seq = writer.write(line)
+                    if seq not in existing:
+                        write_keys((job_id, seq, count, raw_hash, source_id))
+                if tail is not None and split.reached:
+                    count = _write_tail(tail, raw, digest, writer, count, job_id, existing, write_keys)
+            finally:
+                if tail is not None:
+                    tail.close()
     except BaseException:
         writer.abort()
         raise
     if count == 0:
         raise UnreadableFileError(f"{key.rsplit('/', 1)[-1]}: the file has a header but no records")
     return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
+
+
+def _line_parts(raw_line: RawLines, dmo_id: int, name_col: str | None, city_col: str | None,
+                id_col: str | None) -> Callable[[Record], LineParts]:
+    """What the process reading the second half makes of each record (as the loop above does)."""
+    def parts(record: Record) -> LineParts:
+        explicit = record.get(id_col) if id_col else None
+        source_id = source_id_for(dmo_id, record.get(name_col), record.get(city_col),
+                                  explicit.strip() if isinstance(explicit, str) else None)
+        before, after, raw_hash = raw_line.parts(record, source_id)
+        return before, after, raw_hash, source_id
+    return parts
+
+
+def _write_tail(tail: TailProcess, raw, digest, writer: SplitWriter, count: int, job_id: int,
+                existing: frozenset[int], write_keys: Callable[[tuple[int, int, int, str, str]], Any]) -> int:
+    """Writes the second half's records after the first half's `count`; returns the new count. The
+    rest of the file is hashed meanwhile (hashlib lets go of the GIL)."""
+    with ThreadPoolExecutor(1, thread_name_prefix="sha256") as hasher:
+        hashed = hasher.submit(_hash_rest, raw, digest)
+        for before, after, raw_hash, source_id in tail.records():
+            count += 1
+            seq = writer.write(b"%s%d%s" % (before, count, after))
+            if seq not in existing:
+                write_keys((job_id, seq, count, raw_hash, source_id))
+    hashed.result()
+    return count
+
+
+def _hash_rest(raw, digest) -> None:
+    while data := raw.read(1 << 20):
+        digest.update(data)
 
 
 class _HashingReader:

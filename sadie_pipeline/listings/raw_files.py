@@ -336,6 +336,9 @@ class RawLines:
         # time), quoted as is, and for any other, as JSON.
         self._plain_meta = b'"rec_num":%d' + fixed + b',"source_id":"%s"' + who + b',"raw_hash":"%s"}\n'
         self._json_meta = b'"rec_num":%d' + fixed + b',"source_id":%s' + who + b',"raw_hash":"%s"}\n'
+        # The same after the rec_num, for parts().
+        self._plain_after = self._plain_meta.removeprefix(b'"rec_num":%d')
+        self._json_after = self._json_meta.removeprefix(b'"rec_num":%d')
 
     def __call__(self, record: dict[str, Any], rec_num: int, source_id: str) -> bytes:
         return self.keyed(record, rec_num, source_id)[0]
@@ -349,6 +352,17 @@ class RawLines:
         else:
             meta = self._json_meta % (rec_num, _dumps(source_id), raw_hash.encode())
         return (b",".join((body[:-1], meta)) if len(body) > 2 else b"{" + meta), raw_hash
+
+    def parts(self, record: dict[str, Any], source_id: str) -> tuple[bytes, bytes, str]:
+        """keyed() before the rec_num is known: the line is b"%s%d%s" % (before, rec_num, after)."""
+        body = _dumps(record)
+        raw_hash = _blake2b(body, digest_size=16).hexdigest()
+        if source_id.isascii() and source_id.isalnum():
+            after = self._plain_after % (source_id.encode(), raw_hash.encode())
+        else:
+            after = self._json_after % (_dumps(source_id), raw_hash.encode())
+        before = body[:-1] + b',"rec_num":' if len(body) > 2 else b'{"rec_num":'
+        return before, after, raw_hash
 
 
 _dumps = orjson.dumps

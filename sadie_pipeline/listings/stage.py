@@ -228,8 +228,12 @@ def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, 
     for stmt in sql.LOAD_WORK:
         conn.execute(stmt, params)
     _fuzzy(conn, params, config["stage"]["review_threshold"])
-    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, sql.WRITE_BACK, *sql.THICKEN_DUPLICATES):
+    for stmt in (sql.TARGET_COLLISIONS, sql.MATCH_LISTING_INFO, *sql.WRITE_BACK):
         conn.execute(stmt, params)
+    # The parents of these rows are the job's rows WRITE_BACK just updated (locked until commit);
+    # the job row locked FOR KEY SHARE keeps them from going with the job.
+    with rows_of_job(conn, job_id, ["staging.listing_info"]):
+        conn.execute(sql.THICKEN_DUPLICATES, params)
     if config["import"]["full_import"]:
         for stmt in sql.DETECT_DELETIONS:
             conn.execute(stmt, params)
@@ -255,6 +259,8 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
             copy.write_row((m.record_id, m.candidate_id, None, m.certainty))
         for m in to_batch:
             copy.write_row((m.record_id, None, m.candidate_id, m.certainty))
+    # Its row count and unique ids, so the update hashes these few rows, not the whole of `work`.
+    conn.execute("ANALYZE fuzzy")
     conn.execute(sql.APPLY_FUZZY)
 
 

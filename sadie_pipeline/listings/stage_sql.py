@@ -3,12 +3,13 @@
 The work happens on `work`, a narrow temporary copy of the job's hashes and matches: one
 statement builds it with the exact rules (duplicates in the batch, bridge, match hash), fuzzy
 matching fills in some of the rest, and one UPDATE computes the actions and review flags and
-writes everything back to staging.listings. Every statement is scoped to one job, so the whole
-resolution can run again (a retried stage recomputes it from the staged rows).
+writes everything back to staging.listings (a second one for the thin rows found duplicates).
+Every statement is scoped to one job, so the whole resolution can run again (a retried stage
+recomputes it from the staged rows).
 
 Thin rows (reused_from set) are records the DMO sent unchanged: staged already resolved as
 'unchanged' with their targets, they take part only in the duplicate checks; one that turns out
-to be a duplicate gets its data copied back from the row it points at (THICKEN_DUPLICATES)."""
+to be a duplicate gets its data copied back from the row it points at (WRITE_BACK, THICKEN_DUPLICATES)."""
 
 # Columns of a staged record's data (besides id, job, DMO, file, rec_num).
 LISTING_DATA_COLUMNS = ("raw_hash", "source_id", "name", "category", "google_place_id", "address1", "address2",
@@ -64,7 +65,8 @@ LOAD_WORK = [
     # about a page read in sequence (with the default 4, ten thousand probes lose to scanning all
     # staged rows).
     "SET LOCAL random_page_cost = 1.1",
-    # Deletions detected by an earlier attempt (their listing_info rows go with them: ON DELETE CASCADE).
+    # Deletions detected by an earlier attempt (their listing_info rows go with them: ON DELETE CASCADE),
+    # found through a partial index on rows without rec_num, not among all the job's rows.
     "DELETE FROM staging.listings WHERE job_id = %(job)s AND rec_num IS NULL",
     """CREATE TEMP TABLE work ON COMMIT DROP AS
        WITH dups AS (
@@ -154,13 +156,16 @@ UPDATE work w SET target_listing_info_id = li.id FROM public.listing_info li
    AND li.listing_id = w.target_listing_id AND li.dmo_id = w.dmo_id
 """
 
-# Actions and review flags, written back to staging.listings in one pass (thin rows were staged
-# resolved; only those that turned out duplicates are written).
+# Actions and review flags, written back to staging.listings (thin rows were staged resolved; only
+# those that turned out duplicates are written).
 # Listing-level fields change only when this DMO's own data changed since it last sent them
 # (a second DMO linking to a listing does not rename it), or to bring back a hidden listing.
 # Review: duplicates, fuzzy matches under the auto-match threshold, and updates of anything a
 # person edited by hand wait for a decision.
-WRITE_BACK = """
+# Two updates on disjoint rows: the full rows, and the thin duplicates, which in the same update get
+# their data back from the row they point at, so review and promotion read them like any other
+# staged row (one new version of each such row, and the full rows carry no data columns along).
+_WRITE_BACK = """
 WITH sides AS (
     SELECT w.*, l.manually_modified AS l_manual, li.manually_modified AS li_manual,
            CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
@@ -181,9 +186,9 @@ WITH sides AS (
                   OR NOT li.info_visible THEN 'update'
                 ELSE 'unchanged' END AS li_action
       FROM work w
-      LEFT JOIN public.listings l ON l.id = w.target_listing_id
-      LEFT JOIN public.listing_info li ON li.id = w.target_listing_info_id
-     WHERE w.reused_from IS NULL OR w.duplicate_of IS NOT NULL),
+      LEFT JOIN public.listings l ON {l_join}
+      LEFT JOIN public.listing_info li ON {li_join}
+     WHERE {rows}),
 actions AS (
     SELECT s.*, CASE WHEN s.l_action = 'duplicate' THEN 'duplicate'
                      WHEN s.li_action = 'insert' THEN 'insert'
@@ -207,21 +212,34 @@ UPDATE staging.listings s
        match_method = r.match_method, certainty_score = r.certainty_score, duplicate_of = r.duplicate_of,
        action = r.action, l_action = r.l_action, li_action = r.li_action,
        review_status = CASE WHEN r.review_reason IS NOT NULL THEN 'pending' END,
-       review_reason = r.review_reason, ok_to_promote = (r.review_reason IS NULL)
-  FROM reviewed r WHERE s.id = r.id
+       review_reason = r.review_reason, ok_to_promote = (r.review_reason IS NULL){thicken}
+  FROM reviewed r{thicken_from}
+ WHERE s.id = r.id
 """
-
-# Thin rows found to be duplicates get their data back from the row they point at, so review and
-# promotion read them like any other staged row (`work` names them without reading the job's rows).
-THICKEN_DUPLICATES = [
-    f"""INSERT INTO staging.listing_info (id, job_id, {", ".join(INFO_DATA_COLUMNS)})
-        SELECT w.id, %(job)s, {", ".join("d." + c for c in INFO_DATA_COLUMNS)}
-          FROM work w JOIN staging.listing_info d ON d.id = w.reused_from
-         WHERE w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL""",
-    f"""UPDATE staging.listings s SET {", ".join(f"{c} = d.{c}" for c in LISTING_DATA_COLUMNS)}, reused_from = NULL
-          FROM work w JOIN staging.listings d ON d.id = w.reused_from
-         WHERE w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL AND s.id = w.id""",
+WRITE_BACK = [
+    _WRITE_BACK.format(rows="w.reused_from IS NULL", l_join="l.id = w.target_listing_id",
+                       li_join="li.id = w.target_listing_info_id", thicken="", thicken_from=""),
+    _WRITE_BACK.format(
+        rows="w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL",
+        # duplicates all: neither their actions nor their review reason read the listing or listing_info
+        l_join="false", li_join="false",
+        thicken="".join(f",\n       {c} = CASE WHEN d.id IS NULL THEN s.{c} ELSE d.{c} END" for c in LISTING_DATA_COLUMNS)
+        + ",\n       reused_from = CASE WHEN d.id IS NULL THEN s.reused_from END",
+        # a probe for each (OFFSET 0 keeps it a subquery: never a join that reads every staged row)
+        thicken_from=f"""
+  LEFT JOIN LATERAL (SELECT d.id, {", ".join("d." + c for c in LISTING_DATA_COLUMNS)} FROM staging.listings d
+                      WHERE d.id = r.reused_from OFFSET 0) d ON true"""),
 ]
+
+# Thin rows found to be duplicates get their staging.listing_info row back too (WRITE_BACK copied
+# their staging.listings data). Its parent is the job's own row WRITE_BACK just updated: `_resolve`
+# runs it as a trusted insert (repository.rows_of_job), without a foreign-key check per row.
+THICKEN_DUPLICATES = f"""
+INSERT INTO staging.listing_info (id, job_id, {", ".join(INFO_DATA_COLUMNS)})
+SELECT w.id, %(job)s, {", ".join("d." + c for c in INFO_DATA_COLUMNS)}
+  FROM work w JOIN staging.listing_info d ON d.id = w.reused_from
+ WHERE w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL
+"""
 
 # A visible listing_info of the DMO that no record of a full import maps to is a deletion.
 DETECT_DELETIONS = [

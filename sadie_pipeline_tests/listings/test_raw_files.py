@@ -57,6 +57,15 @@ def test_raw_line_bytes_are_unchanged(record, source_id):
     assert RawLines(*args)(record, 1234, source_id) == _reference_raw_line(*args, record, 1234, source_id)
 
 
+@pytest.mark.parametrize("record", RECORDS + [{"a": "é\n\x00\u2028", "b": ["x", "y"]}])
+@pytest.mark.parametrize("source_id", ["0123456789abcdef0123456789abcdef01234567", "PEI-001/é \"q\"", "ÉTÉ", "5%s%%"])
+def test_raw_line_parts_make_the_keyed_line_around_any_rec_num(record, source_id):
+    raw_lines = RawLines(12, "2026-01-02T03:04:05+00:00", "5%d")
+    before, after, raw_hash = raw_lines.parts(record, source_id)
+    for rec_num in (1, 1234, 10**9):
+        assert (b"%s%d%s" % (before, rec_num, after), raw_hash) == raw_lines.keyed(record, rec_num, source_id)
+
+
 def test_raw_line_metadata_may_hold_percent_signs():
     line = RawLines(7, "2026-01-02T03:04:05+00:00", "50%d %s%%")({"Name": "100%"}, 3, "id %s 5%")
     assert json.loads(line) == {"Name": "100%", "rec_num": 3, "dmo_id": 7, "source_id": "id %s 5%",
