@@ -116,10 +116,17 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     raw_line = RawLines(dmo.id, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), imported_by)
     digest = hashlib.sha256()
     count = 0
+    parts = _line_parts(raw_line, dmo.id, name_col, city_col, id_col)
+
+    def write(rec_num: int, line_parts: LineParts) -> None:
+        before, after, raw_hash, source_id = line_parts
+        seq = writer.write(b"%s%d%s" % (before, rec_num, after))
+        if seq not in existing:
+            write_keys((job_id, seq, rec_num, raw_hash, source_id))
+
     try:
         with store.open_read(key) as raw:
-            tail = start_tail(raw, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"),
-                              parts=_line_parts(raw_line, dmo.id, name_col, city_col, id_col))
+            tail = start_tail(raw, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"), parts=parts)
             split = tail.split if tail is not None else None
             try:
                 hashing = _HashingReader(raw, digest)
@@ -127,15 +134,9 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
                     iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"),
                                  split=split), start=1
                 ):
-                    explicit = record.get(id_col) if id_col else None
-                    source_id = source_id_for(dmo.id, record.get(name_col), record.get(city_col),
-                                              explicit.strip() if isinstance(explicit, str) else None)
-                    line, raw_hash = raw_line.keyed(record, count, source_id)
-                    seq = writer.write(line)
-                    if seq not in existing:
-                        write_keys((job_id, seq, count, raw_hash, source_id))
+                    write(count, parts(record))
                 if tail is not None and split.reached:
-                    count = _write_tail(tail, raw, digest, writer, count, job_id, existing, write_keys)
+                    count = _write_tail(tail, raw, digest, write, count)
             finally:
                 if tail is not None:
                     tail.close()
@@ -149,7 +150,7 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
 
 def _line_parts(raw_line: RawLines, dmo_id: int, name_col: str | None, city_col: str | None,
                 id_col: str | None) -> Callable[[Record], LineParts]:
-    """What the process reading the second half makes of each record (as the loop above does)."""
+    """A record's raw line around its rec_num, raw hash and source id (in either process)."""
     def parts(record: Record) -> LineParts:
         explicit = record.get(id_col) if id_col else None
         source_id = source_id_for(dmo_id, record.get(name_col), record.get(city_col),
@@ -159,17 +160,14 @@ def _line_parts(raw_line: RawLines, dmo_id: int, name_col: str | None, city_col:
     return parts
 
 
-def _write_tail(tail: TailProcess, raw, digest, writer: SplitWriter, count: int, job_id: int,
-                existing: frozenset[int], write_keys: Callable[[tuple[int, int, int, str, str]], Any]) -> int:
+def _write_tail(tail: TailProcess, raw, digest, write: Callable[[int, LineParts], None], count: int) -> int:
     """Writes the second half's records after the first half's `count`; returns the new count. The
     rest of the file is hashed meanwhile (hashlib lets go of the GIL)."""
     with ThreadPoolExecutor(1, thread_name_prefix="sha256") as hasher:
         hashed = hasher.submit(_hash_rest, raw, digest)
-        for before, after, raw_hash, source_id in tail.records():
+        for line_parts in tail.records():
             count += 1
-            seq = writer.write(b"%s%d%s" % (before, count, after))
-            if seq not in existing:
-                write_keys((job_id, seq, count, raw_hash, source_id))
+            write(count, line_parts)
     hashed.result()
     return count
 

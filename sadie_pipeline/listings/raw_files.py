@@ -332,29 +332,21 @@ class RawLines:
         dumps = orjson.dumps
         fixed = (b',"dmo_id":' + dumps(dmo_id)).replace(b"%", b"%%")
         who = (b',"imported_at":' + dumps(imported_at) + b',"imported_by":' + dumps(imported_by)).replace(b"%", b"%%")
-        # The metadata as one format each: for a plain source id (a sha1 hex digest, most of the
-        # time), quoted as is, and for any other, as JSON.
-        self._plain_meta = b'"rec_num":%d' + fixed + b',"source_id":"%s"' + who + b',"raw_hash":"%s"}\n'
-        self._json_meta = b'"rec_num":%d' + fixed + b',"source_id":%s' + who + b',"raw_hash":"%s"}\n'
-        # The same after the rec_num, for parts().
-        self._plain_after = self._plain_meta.removeprefix(b'"rec_num":%d')
-        self._json_after = self._json_meta.removeprefix(b'"rec_num":%d')
+        # The metadata after the rec_num, as one format each: for a plain source id (a sha1 hex
+        # digest, most of the time), quoted as is, and for any other, as JSON.
+        self._plain_after = fixed + b',"source_id":"%s"' + who + b',"raw_hash":"%s"}\n'
+        self._json_after = fixed + b',"source_id":%s' + who + b',"raw_hash":"%s"}\n'
 
     def __call__(self, record: dict[str, Any], rec_num: int, source_id: str) -> bytes:
         return self.keyed(record, rec_num, source_id)[0]
 
     def keyed(self, record: dict[str, Any], rec_num: int, source_id: str) -> tuple[bytes, str]:
         """The raw line and the record's raw hash."""
-        body = _dumps(record)
-        raw_hash = _blake2b(body, digest_size=16).hexdigest()
-        if source_id.isascii() and source_id.isalnum():
-            meta = self._plain_meta % (rec_num, source_id.encode(), raw_hash.encode())
-        else:
-            meta = self._json_meta % (rec_num, _dumps(source_id), raw_hash.encode())
-        return (b",".join((body[:-1], meta)) if len(body) > 2 else b"{" + meta), raw_hash
+        before, after, raw_hash = self.parts(record, source_id)
+        return b"%s%d%s" % (before, rec_num, after), raw_hash
 
     def parts(self, record: dict[str, Any], source_id: str) -> tuple[bytes, bytes, str]:
-        """keyed() before the rec_num is known: the line is b"%s%d%s" % (before, rec_num, after)."""
+        """The raw line around its rec_num, and the raw hash: the line is b"%s%d%s" % (before, rec_num, after)."""
         body = _dumps(record)
         raw_hash = _blake2b(body, digest_size=16).hexdigest()
         if source_id.isascii() and source_id.isalnum():

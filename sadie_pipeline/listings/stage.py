@@ -106,8 +106,9 @@ def _stage_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[i
     """Stages thin, in one statement (sql.STAGE_THIN), the job's records the DMO sent unchanged
     since its last promoted import run with the same config, once per job (a retried stage keeps
     the thin rows it staged). Returns the rec_nums staged thin, by file."""
-    already = conn.execute("SELECT EXISTS (SELECT 1 FROM staging.listings WHERE job_id = %s AND reused_from IS NOT NULL)",
-                           (job_id,)).fetchone()[0]
+    thin = _thin_rec_nums(conn, job_id)
+    if thin or not batches:
+        return thin
     previous = conn.execute(
         """SELECT j.id FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
@@ -116,16 +117,18 @@ def _stage_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[i
             ORDER BY j.id DESC LIMIT 1""",
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()
-    if not already and previous is not None and batches:
-        with rows_of_job(conn, job_id, ["staging.listings"]):
-            for stmt in sql.STAGE_THIN:
-                conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
-    thin: dict[int, frozenset[int]] = {}
-    for batch, rec_nums in conn.execute(
-            """SELECT file_seq, array_agg(rec_num) FROM staging.listings
-                WHERE job_id = %s AND reused_from IS NOT NULL GROUP BY file_seq""", (job_id,)):
-        thin[batch] = frozenset(rec_nums)
-    return thin
+    if previous is None:
+        return thin
+    with rows_of_job(conn, job_id, ["staging.listings"]):
+        for stmt in sql.STAGE_THIN:
+            conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
+    return _thin_rec_nums(conn, job_id)
+
+
+def _thin_rec_nums(conn: psycopg.Connection, job_id: int) -> dict[int, frozenset[int]]:
+    return {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(
+        """SELECT file_seq, array_agg(rec_num) FROM staging.listings
+            WHERE job_id = %s AND reused_from IS NOT NULL GROUP BY file_seq""", (job_id,))}
 
 
 @dataclass(frozen=True)
