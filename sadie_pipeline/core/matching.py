@@ -7,6 +7,7 @@ similarity below 0.6 counts as no agreement: "40 Water St" and "40 Main St" are 
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
@@ -118,6 +119,73 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
     parallel = workers > 1 and len(records) + len(candidates) >= parallel_from
     best = _best(left, right, min_certainty, workers if parallel else 1)
     return [best[rec.id] for rec in records if rec.id in best]
+
+
+class CandidateFilter(NamedTuple):
+    """What a candidate needs to be worth comparing with the records (see candidate_filter).
+    Candidates are keyed as the blocks' SQL query sees them: "NUMBER CITY" with the city in lower
+    case, "NUMBER POSTCODE" with the postal code as _zip_block has it."""
+    city_numbers: list[str]  # each record's number with each city spelling of its city block
+    zip_numbers: list[str]  # each record's number with its postal code
+    numbers: list[str]  # the records' numbers, for a candidate whose blocks these keys cannot tell
+    long_address: int | None  # a candidate whose address1 has at least this many characters is kept
+
+
+def candidate_filter(records: Sequence[MatchRecord], min_certainty: float) -> CandidateFilter | None:
+    """When every record has a house number, which candidates match_against(records, ...) may
+    compare at all: those without a number, those sharing a block and the number with a record, and
+    those with a long address. Any other candidate shares its blocks only with records at another
+    number; such a pair scores half, and reaches min_certainty only with an address ratio
+    (_halved_ratio) that two different address keys reach only when long enough together, which a
+    short candidate's is not with any record's. So leaving those candidates out changes no match.
+    An ASCII address1 of n characters has a key of at most _LONGEST_EXPANSION * n characters (lower
+    case and punctuation do not lengthen it, an abbreviation at most that much).
+
+    None (every candidate of the blocks is needed) when a record has no house number, or when a
+    pair at different numbers may reach min_certainty whatever its addresses."""
+    ratio = _halved_ratio(min_certainty)
+    if ratio == 0 or not records:
+        return None
+    keys = address_keys(r.address1 for r in records)
+    numbers = list(map(_house_number, keys))
+    if None in numbers:
+        return None
+    # the block of a city holds every spelling that gives its key ("St. John's", "st johns")
+    spellings: dict[str, set[str]] = {}
+    city_numbers: dict[str, set[str]] = {}
+    zip_numbers: set[str] = set()
+    for rec, number in zip(records, numbers):
+        if rec.city:
+            block = _city_block(rec.city)
+            spellings.setdefault(block, set()).add(rec.city.lower())
+            city_numbers.setdefault(block, set()).add(number)
+        if rec.zip:
+            zip_numbers.add(f"{number} {_zip_block(rec.zip)[4:]}")
+    long_address = None
+    if ratio is not None:
+        # two different keys of lengths a and b reach at most 100 * (1 - 1 / (a + b)); a candidate key
+        # shorter than this, with any record's key, falls short of the ratio (one to spare)
+        key_length = math.floor(1 / (1 - ratio / 100)) - 1 - max(map(len, keys))
+        long_address = max(0, key_length // _LONGEST_EXPANSION)
+    return CandidateFilter(
+        sorted(f"{n} {city}" for block, ns in city_numbers.items() for n in ns for city in spellings[block]),
+        sorted(zip_numbers), sorted(set(numbers)), long_address)
+
+
+def _halved_ratio(min_certainty: float) -> float | None:
+    """The address ratio a pair at different house numbers (its score halved) needs to reach
+    min_certainty, a margin below for the rounding of scores: 0 when any such pair may reach it, None
+    when none can. With full name and phone credit it needs an address credit of `needed`."""
+    needed = (2 * (min_certainty - 0.0001) - 0.7) / 0.3
+    if needed > 1:
+        return None
+    if needed <= 0:
+        return 0
+    ratio = 100 * (0.6 + 0.4 * needed) - 1e-6
+    return None if ratio >= 100 else ratio
+
+
+_LONGEST_EXPANSION = max(-(-len(full) // len(short)) for short, full in _ABBREVIATIONS.items())
 
 
 def match_within(records: Sequence[MatchRecord], min_certainty: float, workers: int = 1,
@@ -310,20 +378,18 @@ def _best_of_parts(left: _Side, right: _Side | None, parts: list[tuple[list[int]
 
 
 def _halved_can_match(left: _Side, right: _Side, min_certainty: float) -> bool:
-    """Whether a pair at different house numbers (its score halved) might reach min_certainty: with
-    full name and phone credit, it needs an address credit of at least `needed` (a margin below,
-    for the rounding of scores), so an address ratio of at least `ratio`; two different address keys
-    of lengths a and b (b - 1 edits at least) reach at most 100 * (1 - 1 / (a + b)), and equal ones
-    have the same house number."""
-    needed = (2 * (min_certainty - 0.0001) - 0.7) / 0.3
-    if needed > 1:
+    """Whether a pair at different house numbers (its score halved) might reach min_certainty: it
+    needs an address ratio of _halved_ratio, and two different address keys of lengths a and b
+    (b - 1 edits at least) reach at most 100 * (1 - 1 / (a + b)); equal ones have the same house
+    number."""
+    ratio = _halved_ratio(min_certainty)
+    if ratio is None:
         return False
-    if needed <= 0:
+    if ratio == 0:
         return True
-    ratio = 100 * (0.6 + 0.4 * needed)
     longest = (max(map(len, filter(None, left.addresses)), default=0)
                + max(map(len, filter(None, right.addresses)), default=0))
-    return longest > 0 and 100 * (1 - 1 / longest) >= ratio - 1e-6
+    return longest > 0 and 100 * (1 - 1 / longest) >= ratio
 
 
 # Up to this many pairs, a part of a block is scored pair by pair rather than in cdist.

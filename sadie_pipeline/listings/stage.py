@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import psycopg
 
-from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
+from sadie_pipeline.core.matching import CandidateFilter, MatchRecord, candidate_filter, match_against, match_within
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings import stage_sql as sql
 from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_rec_num
@@ -249,9 +249,7 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     rows = [MatchRecord(*r) for r in conn.execute(sql.UNMATCHED_ROWS, params)]
     if not rows:
         return
-    cities = sorted({r.city.lower() for r in rows if r.city})
-    zips = sorted({r.zip.replace(" ", "").upper() for r in rows if r.zip})
-    candidates = [MatchRecord(*r) for r in conn.execute(sql.FUZZY_CANDIDATES, {"cities": cities, "zips": zips})]
+    candidates = _candidates(conn, rows, review_threshold)
     workers = min(2, os.cpu_count() or 1)
     to_public = match_against(rows, candidates, review_threshold, workers=workers) if candidates else []
     matched = {m.record_id for m in to_public}
@@ -265,6 +263,18 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     # Its row count and unique ids, so the update hashes these few rows, not the whole of `work`.
     conn.execute("ANALYZE fuzzy")
     conn.execute(sql.APPLY_FUZZY)
+
+
+def _candidates(conn: psycopg.Connection, rows: list[MatchRecord], review_threshold: float) -> list[MatchRecord]:
+    """The listings of the rows' blocks that fuzzy matching may compare with them (narrowed by house
+    number: matching.candidate_filter). With no listing at all yet, not even the filter is built."""
+    if not conn.execute("SELECT EXISTS (SELECT FROM public.listings)").fetchone()[0]:
+        return []
+    cities = sorted({r.city.lower() for r in rows if r.city})
+    zips = sorted({r.zip.replace(" ", "").upper() for r in rows if r.zip})
+    wanted = candidate_filter(rows, review_threshold) or CandidateFilter([], [], None, None)
+    return [MatchRecord(*r) for r in conn.execute(
+        sql.FUZZY_CANDIDATES, {"cities": cities, "zips": zips, **wanted._asdict()})]
 
 
 def _summarise(conn: psycopg.Connection, result: StageResult) -> None:

@@ -124,11 +124,27 @@ SELECT w.id, s.name, s.address1, s.city, s.zip, i.international_phone
  ORDER BY w.rec_num
 """
 
+# Listings in the records' blocks. With a filter (%(numbers)s set: matching.candidate_filter, every
+# record has a house number), only those fuzzy matching may compare: sharing a block and the house
+# number with a record, with an address of at least %(long_address)s characters, or without a house
+# number. Here the number is the address's first word in lower case when that word is digits and at
+# most one letter and the address printable ASCII: then it is what matching takes as the house
+# number (matching.address_key, _house_number); any other address is kept. A city or postal code
+# not in printable ASCII, or a city the records do not spell so, may lower-case or key otherwise in
+# Python: such a candidate is kept at any record's number.
 FUZZY_CANDIDATES = """
 SELECT l.id, l.name, loc.address1, loc.city, loc.zip, NULL
-  FROM public.listings l JOIN public.locations loc ON loc.id = l.location_id
+  FROM public.listings l JOIN public.locations loc ON loc.id = l.location_id,
+       LATERAL (SELECT lower(split_part(loc.address1, ' ', 1)) AS word) a
  WHERE l.listing_status <> 'merged'
    AND (lower(loc.city) = ANY(%(cities)s) OR replace(upper(loc.zip), ' ', '') = ANY(%(zips)s))
+   AND (%(numbers)s::text[] IS NULL
+        OR a.word || ' ' || lower(loc.city) = ANY(%(city_numbers)s)
+        OR a.word || ' ' || replace(upper(loc.zip), ' ', '') = ANY(%(zip_numbers)s)
+        OR length(loc.address1) >= %(long_address)s
+        OR loc.address1 IS NULL OR a.word !~ '^[0-9]+[a-z]?$' OR loc.address1 !~ '^[ -~]*$'
+        OR (a.word = ANY(%(numbers)s)
+            AND (loc.city !~ '^[ -~]*$' OR NOT lower(loc.city) = ANY(%(cities)s) OR loc.zip !~ '^[ -~]*$')))
 """
 
 APPLY_FUZZY = """

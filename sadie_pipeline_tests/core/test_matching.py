@@ -11,6 +11,7 @@ from rapidfuzz import fuzz, process
 
 from sadie_pipeline.core import matching
 from sadie_pipeline.core.matching import (
+    CandidateFilter,
     Match,
     MatchRecord,
     _halved_can_match,
@@ -20,6 +21,7 @@ from sadie_pipeline.core.matching import (
     address_key,
     address_keys,
     block_keys,
+    candidate_filter,
     certainty,
     classify,
     match_against,
@@ -293,6 +295,42 @@ def test_match_against_blocks_on_city_case_and_punctuation_insensitively():
 def test_match_against_nothing():
     assert match_against([], [rec(1, "a", "b")], 0.5) == []
     assert match_against([rec(1, "a", "b")], [], 0.5) == []
+
+
+# --- candidate_filter ------------------------------------------------------------------------
+
+def test_candidate_filter_pairs_each_number_with_every_spelling_of_its_block():
+    records = [rec(1, "Gahan House", "12 Water St", city="St. John's", zip="a1c 5m2"),
+               rec(2, "Gahan House", "14b Water St", city="ST JOHNS"),
+               rec(3, "Gahan House", "7 King St", city="Halifax")]
+    wanted = candidate_filter(records, 0.5)
+    assert wanted.city_numbers == sorted(["12 st. john's", "12 st johns", "14b st. john's", "14b st johns",
+                                          "7 halifax"])
+    assert wanted.zip_numbers == ["12 A1C5M2"]
+    assert wanted.numbers == ["12", "14b", "7"]
+    assert wanted.long_address > 100  # only an address hundreds of characters long escapes the numbers
+
+
+def test_candidate_filter_is_none_when_every_candidate_may_count():
+    assert candidate_filter([rec(1, "a", "12 Water St"), rec(2, "b", "Water Street")], 0.5) is None  # no number
+    assert candidate_filter([rec(1, "a", "12 Water St")], 0.3) is None  # halved pairs may match anyway
+    assert candidate_filter([], 0.5) is None
+
+
+def test_candidate_filter_without_a_long_address_escape_where_halved_pairs_never_match():
+    assert candidate_filter([rec(1, "a", "12 Water St")], 0.51) == CandidateFilter(["12 charlottetown"], [], ["12"], None)
+
+
+def test_candidate_filter_long_address_bound_keeps_every_pair_that_could_reach_the_floor():
+    """A candidate shorter than long_address, at another number than every record, falls short of
+    the floor with each record, even with the same name and phone: halved pairs are out of reach."""
+    records = [rec(1, "Gahan House", "12 " + "water " * 300, phone="+19025550100")]
+    wanted = candidate_filter(records, 0.5)
+    assert 0 < wanted.long_address < 3000
+    short = rec(9, "Gahan House", "14 " + "water " * 300, phone="+19025550100")
+    assert len(short.address1) >= wanted.long_address  # kept: long enough to come close
+    shorter = rec(9, "Gahan House", ("14 " + "water " * 300)[:wanted.long_address - 1], phone="+19025550100")
+    assert match_against(records, [shorter], 0.5) == []
 
 
 # --- match_within -----------------------------------------------------------------------------
