@@ -11,7 +11,8 @@ Cases (review threshold 0.5 unless --threshold, workers=2, as in ``_fuzzy``):
    all unmatched and there are no candidates -> ``match_within`` over all of them.
 2. unchanged re-import: the near duplicates that case 1 found (the records it marks as duplicates,
    with their phone) are the unmatched rows; the listings case 1 kept (its non-duplicates, with other
-   ids and no phone, as FUZZY_CANDIDATES selects them) are the candidates -> ``match_against``.
+   ids and no phone: every listing of the rows' blocks, more than FUZZY_CANDIDATES now fetches,
+   as it leaves out those at another house number) are the candidates -> ``match_against``.
    Then ``match_within`` over the rows it left unmatched (timed apart: "2b").
 
 MatchRecord fields come from the CSV columns name, address1, city, zip and phone (in E.164, as
