@@ -55,9 +55,10 @@ STAGE_THIN = [
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
 # Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts), and
-# the sorts carry keys, ids and targets, not the listing_info hashes. Thin rows keep the targets
-# they were staged with unless they are duplicates; only full rows look up their listing_info, the
-# bridge and the match hash (a probe each for those rows, none for the thin ones).
+# the sorts carry keys, ids and targets. Thin rows keep the targets they were staged with unless
+# they are duplicates; only full rows look up the bridge and the match hash (a probe each for those
+# rows, none for the thin ones). The staged listing_info hashes are left to WRITE_BACK, which reads
+# them only where a listing_info exists to compare them with (none on a DMO's first import).
 LOAD_WORK = [
     "SET LOCAL work_mem = '64MB'",
     "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
@@ -82,8 +83,7 @@ LOAD_WORK = [
                           first_value(s.id) OVER (PARTITION BY s.listing_match_hash COLLATE "C" ORDER BY s.rec_num)
                               AS by_hash
                      FROM staging.listings s WHERE s.job_id = %(job)s) r)
-       SELECT d.id, d.rec_num, d.dmo_id, NULL::text AS l_hash, NULL::text AS location_hash, NULL::text AS li_hash,
-              NULL::text AS contact_info_hash, NULL::text AS images_hash, NULL::text AS hours_hash, d.duplicate_of,
+       SELECT d.id, d.rec_num, d.dmo_id, NULL::text AS l_hash, NULL::text AS location_hash, d.duplicate_of,
               d.reused_from, coalesce(d.duplicate_method, 'source_id') AS match_method,
               1::numeric(5, 4) AS certainty_score,
               CASE WHEN d.duplicate_of IS NULL THEN d.target_listing_id END AS target_listing_id,
@@ -92,8 +92,7 @@ LOAD_WORK = [
         WHERE d.reused_from IS NOT NULL
        UNION ALL
        -- a duplicate takes precedence over the bridge, the bridge over the match hash
-       SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, i.li_hash, i.contact_info_hash, i.images_hash,
-              i.hours_hash, d.duplicate_of, NULL,
+       SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, d.duplicate_of, NULL,
               CASE WHEN d.duplicate_of IS NOT NULL THEN d.duplicate_method
                    WHEN bl.target_id IS NOT NULL THEN 'source_id'
                    WHEN h.id IS NOT NULL THEN 'match_hash' END,
@@ -102,7 +101,6 @@ LOAD_WORK = [
               CASE WHEN d.duplicate_of IS NULL THEN coalesce(d.target_listing_id, bl.target_id, h.id) END,
               CASE WHEN d.duplicate_of IS NULL THEN coalesce(d.target_listing_info_id, bli.target_id) END
          FROM dups d
-         LEFT JOIN staging.listing_info i ON i.id = d.id
          LEFT JOIN pipeline.bridge_source_target bl
                 ON bl.dmo_id = d.dmo_id AND bl.source_id = d.source_id AND bl.target_type = 'listing'
          LEFT JOIN pipeline.bridge_source_target bli
@@ -195,15 +193,18 @@ WITH sides AS (
            CASE WHEN w.duplicate_of IS NOT NULL THEN 'duplicate'
                 WHEN w.reused_from IS NOT NULL THEN 'unchanged'
                 WHEN li.id IS NULL THEN 'insert'
-                WHEN li.li_hash IS DISTINCT FROM w.li_hash
-                  OR li.contact_info_hash IS DISTINCT FROM w.contact_info_hash
-                  OR li.images_hash IS DISTINCT FROM w.images_hash
-                  OR li.hours_hash IS DISTINCT FROM w.hours_hash
+                WHEN li.li_hash IS DISTINCT FROM i.li_hash
+                  OR li.contact_info_hash IS DISTINCT FROM i.contact_info_hash
+                  OR li.images_hash IS DISTINCT FROM i.images_hash
+                  OR li.hours_hash IS DISTINCT FROM i.hours_hash
                   OR NOT li.info_visible THEN 'update'
                 ELSE 'unchanged' END AS li_action
       FROM work w
       LEFT JOIN public.listings l ON {l_join}
       LEFT JOIN public.listing_info li ON {li_join}
+      -- the staged listing_info hashes, read only where there is a listing_info to compare them with
+      LEFT JOIN LATERAL (SELECT i.li_hash, i.contact_info_hash, i.images_hash, i.hours_hash
+                           FROM staging.listing_info i WHERE i.id = w.id AND li.id IS NOT NULL OFFSET 0) i ON true
      WHERE {rows}),
 actions AS (
     SELECT s.*, CASE WHEN s.l_action = 'duplicate' THEN 'duplicate'
