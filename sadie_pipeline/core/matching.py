@@ -67,7 +67,11 @@ def _city_block(city: str) -> str:
 
 
 def _zip_block(postal: str) -> str:
-    return "zip:" + postal.replace(" ", "").upper()
+    return "zip:" + _postal_key(postal)
+
+
+def _postal_key(postal: str) -> str:
+    return postal.replace(" ", "").upper()
 
 
 def certainty(a: MatchRecord, b: MatchRecord) -> float:
@@ -124,7 +128,7 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
 class CandidateFilter(NamedTuple):
     """What a candidate needs to be worth comparing with the records (see candidate_filter).
     Candidates are keyed as the blocks' SQL query sees them: "NUMBER CITY" with the city in lower
-    case, "NUMBER POSTCODE" with the postal code as _zip_block has it."""
+    case, "NUMBER POSTCODE" with the postal code as its block key has it (_postal_key)."""
     city_numbers: list[str]  # each record's number with each city spelling of its city block
     zip_numbers: list[str]  # each record's number with its postal code
     numbers: list[str]  # the records' numbers, for a candidate whose blocks these keys cannot tell
@@ -160,7 +164,7 @@ def candidate_filter(records: Sequence[MatchRecord], min_certainty: float) -> Ca
             spellings.setdefault(block, set()).add(rec.city.lower())
             city_numbers.setdefault(block, set()).add(number)
         if rec.zip:
-            zip_numbers.add(f"{number} {_zip_block(rec.zip)[4:]}")
+            zip_numbers.add(f"{number} {_postal_key(rec.zip)}")
     long_address = None
     if ratio is not None:
         # two different keys of lengths a and b reach at most 100 * (1 - 1 / (a + b)); a candidate key
@@ -170,6 +174,17 @@ def candidate_filter(records: Sequence[MatchRecord], min_certainty: float) -> Ca
     return CandidateFilter(
         sorted(f"{n} {city}" for block, ns in city_numbers.items() for n in ns for city in spellings[block]),
         sorted(zip_numbers), sorted(set(numbers)), long_address)
+
+
+# No narrowing: every listing of the blocks (FUZZY_CANDIDATES with numbers NULL).
+NO_CANDIDATE_FILTER = CandidateFilter([], [], None, None)
+
+
+def candidate_blocks(records: Sequence[MatchRecord]) -> tuple[list[str], list[str]]:
+    """The records' blocks as the candidates' SQL query compares them: the cities in lower case,
+    the postal codes as their block keys have them."""
+    return (sorted({r.city.lower() for r in records if r.city}),
+            sorted({_postal_key(r.zip) for r in records if r.zip}))
 
 
 def _halved_ratio(min_certainty: float) -> float | None:

@@ -14,7 +14,14 @@ from typing import Any
 import orjson
 import psycopg
 
-from sadie_pipeline.core.matching import CandidateFilter, MatchRecord, candidate_filter, match_against, match_within
+from sadie_pipeline.core.matching import (
+    NO_CANDIDATE_FILTER,
+    MatchRecord,
+    candidate_blocks,
+    candidate_filter,
+    match_against,
+    match_within,
+)
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings import stage_sql as sql
 from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_rec_num
@@ -270,9 +277,8 @@ def _candidates(conn: psycopg.Connection, rows: list[MatchRecord], review_thresh
     number: matching.candidate_filter). With no listing at all yet, not even the filter is built."""
     if not conn.execute("SELECT EXISTS (SELECT FROM public.listings)").fetchone()[0]:
         return []
-    cities = sorted({r.city.lower() for r in rows if r.city})
-    zips = sorted({r.zip.replace(" ", "").upper() for r in rows if r.zip})
-    wanted = candidate_filter(rows, review_threshold) or CandidateFilter([], [], None, None)
+    cities, zips = candidate_blocks(rows)
+    wanted = candidate_filter(rows, review_threshold) or NO_CANDIDATE_FILTER
     return [MatchRecord(*r) for r in conn.execute(
         sql.FUZZY_CANDIDATES, {"cities": cities, "zips": zips, **wanted._asdict()})]
 

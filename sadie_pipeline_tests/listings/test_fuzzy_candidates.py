@@ -8,10 +8,15 @@ import random
 import psycopg
 import pytest
 
-from sadie_pipeline.core.matching import CandidateFilter, MatchRecord, candidate_filter, match_against
+from sadie_pipeline.core.matching import (
+    NO_CANDIDATE_FILTER,
+    CandidateFilter,
+    MatchRecord,
+    candidate_blocks,
+    candidate_filter,
+    match_against,
+)
 from sadie_pipeline.listings import stage_sql as sql
-
-NO_FILTER = CandidateFilter([], [], None, None)
 
 
 def add_listings(conn: psycopg.Connection, rows: list[tuple[str, str | None, str | None, str | None]]) -> list[int]:
@@ -26,9 +31,8 @@ def add_listings(conn: psycopg.Connection, rows: list[tuple[str, str | None, str
 
 
 def candidates(conn: psycopg.Connection, records: list[MatchRecord], wanted: CandidateFilter | None) -> list[MatchRecord]:
-    params = {"cities": sorted({r.city.lower() for r in records if r.city}),
-              "zips": sorted({r.zip.replace(" ", "").upper() for r in records if r.zip}),
-              **(wanted or NO_FILTER)._asdict()}
+    cities, zips = candidate_blocks(records)
+    params = {"cities": cities, "zips": zips, **(wanted or NO_CANDIDATE_FILTER)._asdict()}
     return [MatchRecord(*r) for r in conn.execute(sql.FUZZY_CANDIDATES + " ORDER BY l.id", params)]
 
 
