@@ -2,7 +2,9 @@
 
 One pass over the DMO's staged rows takes the batch (TAKE_BATCH): it marks the rows promoted, draws
 the new ids of the rows to insert from the public sequences (so every insert is a plain INSERT ...
-SELECT) and keeps their keys in `promo`, the narrow working set every later statement reads.
+SELECT) and keeps their keys in `promo`, the narrow working set every later statement reads. Thin
+rows (records the DMO sent unchanged, reused_from set) are promoted with their job: TAKE_THIN copies
+their keys into promo without marking them.
 promote.py counts the batch by action and runs only the statements some row needs. The staged
 content (content columns of staging.listings, staging.listing_info) is read only for rows that
 insert or update something: a row staged as unchanged may carry its keys alone."""
@@ -17,12 +19,24 @@ SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s
   WITH NO DATA
 """
 
-# Staged rows of the DMO that may be promoted and are not yet: marked promoted, new ids drawn for
-# what they insert (the listing and listing_info ids are written to the staged row as its targets),
-# their keys copied into promo. Such rows are in the DMO's staged jobs (%(staged_jobs)s), or were
-# decided on by a person (approved, or rejected as a new listing) after their job was promoted.
-# Approved duplicates follow their primary: one whose primary is not promoted yet and is not in
-# this batch either waits.
+# Thin rows of the staged jobs: unchanged, ok to promote, nothing to insert. Their keys go into
+# promo; the rows themselves are not written (one new version of each unchanged row per import
+# saved), so promoted_at stays empty on them: a thin row is promoted when its job is. A job is
+# promoted with all its thin rows: they are never reviewed, and superseded only with their job.
+TAKE_THIN = """
+INSERT INTO promo
+SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
+       s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash, NULL, NULL
+  FROM staging.listings s
+ WHERE s.job_id = ANY(%(staged_jobs)s) AND s.reused_from IS NOT NULL AND s.ok_to_promote
+"""
+
+# The other staged rows of the DMO that may be promoted and are not yet: marked promoted, new ids
+# drawn for what they insert (the listing and listing_info ids are written to the staged row as its
+# targets), their keys copied into promo. Such rows are in the DMO's staged jobs (%(staged_jobs)s),
+# or were decided on by a person (approved, or rejected as a new listing) after their job was
+# promoted. Approved duplicates follow their primary: one whose primary is not promoted yet and is
+# not in this batch either waits (a thin primary is in the batch, or was promoted with its job).
 TAKE_BATCH = """
 WITH batch AS (
     UPDATE staging.listings s
@@ -31,7 +45,7 @@ WITH batch AS (
                                     ELSE s.target_listing_id END,
            target_listing_info_id = CASE WHEN s.li_action = 'insert' THEN nextval('public.listing_info_id_seq')
                                          ELSE s.target_listing_info_id END
-     WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
+     WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL AND s.reused_from IS NULL
        AND (s.job_id = ANY(%(staged_jobs)s) OR s.review_status IN ('approved', 'rejected'))
        AND (s.action IS DISTINCT FROM 'duplicate' OR NOT EXISTS (
             SELECT 1 FROM staging.listings prim

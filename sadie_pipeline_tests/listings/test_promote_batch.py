@@ -4,18 +4,22 @@ foreign-key path writes the same children, and the metadata queries give what th
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings import previews
 from sadie_pipeline.listings.assets import listing_raw_files, listing_stage
-from sadie_pipeline.listings.promote import live_listing_count
+from sadie_pipeline.listings.promote import PromoteResult, live_listing_count, promote_dmo
 from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
 from sadie_pipeline.listings.repository import get_dmo, trusted_inserts_allowed
 from sadie_pipeline.listings.review import approve, approve_all, list_pending
 from sadie_pipeline.metadata import markdown_table
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
+    INN,
     import_file,
     metadata,
     promote,
@@ -74,8 +78,9 @@ def test_unchanged_rows_promote_from_their_keys_alone(database, local_object_sto
                                       count(*) FILTER (WHERE li.last_job_id = %(job)s)
                                  FROM public.listing_info li JOIN public.listings l ON l.id = li.listing_id""",
                             {"job": job_id}).fetchone()
-        promoted = conn.execute("""SELECT count(*) FROM staging.listings
-                                    WHERE job_id = %s AND action = 'unchanged' AND promoted_at IS NOT NULL""",
+        promoted = conn.execute("""SELECT count(*) FROM staging.listings s JOIN pipeline.jobs j ON j.id = s.job_id
+                                    WHERE s.job_id = %s AND s.action = 'unchanged'
+                                      AND (s.promoted_at IS NOT NULL OR s.reused_from IS NOT NULL AND j.stage = 'promoted')""",
                                 (job_id,)).fetchone()[0]
         results = conn.execute("SELECT records_unchanged, records_new FROM pipeline.job_results WHERE job_id = %s",
                                (job_id,)).fetchone()
@@ -208,3 +213,63 @@ def test_rows_of_a_job_still_being_staged_are_not_promoted(tmp_path, database, l
         assert conn.execute("SELECT count(*) FROM public.listings").fetchone()[0] == 0
         conn.execute("UPDATE pipeline.jobs SET stage = 'staged', status = 'succeeded' WHERE id = %s", (job_id,))
     assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 1
+
+
+def _waiting_on_a_lock(database, count: int) -> bool:
+    with database.connect() as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").fetchone()[0] >= count
+
+
+def _until(condition, timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_thin_rows_are_promoted_with_their_job_without_being_written(tmp_path, database, local_object_store,
+                                                                     instance):
+    register(database, instance, "dmo-a", CONFIG)
+    path = write_csv(tmp_path / "a.csv", [GRILL, INN])
+    import_file(database, local_object_store, instance, "dmo-a", path)
+    result, again = import_file(database, local_object_store, instance, "dmo-a", path)
+
+    assert metadata(result, "listing_promotion")["promoted_unchanged"] == 2
+    with database.connect() as conn:
+        thin = conn.execute("""SELECT count(*) FILTER (WHERE promoted_at IS NULL), count(*) FROM staging.listings
+                                WHERE job_id = %s AND reused_from IS NOT NULL""", (again["job_id"],)).fetchone()
+        stage = conn.execute("SELECT stage FROM pipeline.jobs WHERE id = %s", (again["job_id"],)).fetchone()[0]
+        seen = conn.execute("SELECT count(*) FROM public.listing_info WHERE last_job_id = %s",
+                            (again["job_id"],)).fetchone()[0]
+        results = conn.execute("SELECT records_unchanged FROM pipeline.job_results WHERE job_id = %s",
+                               (again["job_id"],)).fetchone()[0]
+    assert thin == (2, 2) and stage == "promoted" and seen == 2 and results == 2
+    # Promoting again takes none of them.
+    assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 0
+
+
+def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, database, local_object_store, instance):
+    """Thin rows are read, not marked, by promotion: a second promotion of the DMO started meanwhile
+    waits for the first on the staged job's row, then finds the job promoted."""
+    dmo = register(database, instance, "dmo-a", CONFIG)
+    path = write_csv(tmp_path / "a.csv", [GRILL, INN])
+    import_file(database, local_object_store, instance, "dmo-a", path)
+    stage_only(database, local_object_store, instance, "dmo-a", path)
+    outcomes: dict[str, PromoteResult] = {}
+
+    def run(name: str) -> None:
+        outcomes[name] = promote_dmo(database, dmo)
+
+    with database.connect() as blocker:
+        # Holds one listing_info row, so the first promotion stops at its last-seen touch.
+        blocker.execute("SELECT id FROM public.listing_info ORDER BY id LIMIT 1 FOR UPDATE")
+        first = threading.Thread(target=run, args=("first",))
+        first.start()
+        _until(lambda: _waiting_on_a_lock(database, 1))
+        second = threading.Thread(target=run, args=("second",))
+        second.start()
+        _until(lambda: _waiting_on_a_lock(database, 2))
+    first.join(30)
+    second.join(30)
+    assert outcomes["first"].promoted == {"unchanged": 2}
+    assert outcomes["second"].promoted == {} and outcomes["second"].jobs == []
