@@ -19,16 +19,17 @@ SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s
   WITH NO DATA
 """
 
-# Thin rows of the staged jobs: unchanged, ok to promote, nothing to insert. Their keys go into
-# promo; the rows themselves are not written (one new version of each unchanged row per import
-# saved), so promoted_at stays empty on them: a thin row is promoted when its job is. A job is
-# promoted with all its thin rows: they are never reviewed, and superseded only with their job.
+# Thin rows of the staged jobs (unchanged, reused_from set): ok to promote, nothing to insert. Their
+# keys go into promo; the rows themselves are not written (one new version of each unchanged row
+# per import saved), so promoted_at stays empty on them: such a row is promoted when its job is. A
+# job is promoted with all of them: they are never reviewed, and superseded only with their job.
+# (A thin row found a duplicate is another action: TAKE_BATCH takes it, once approved.)
 TAKE_THIN = """
 INSERT INTO promo
 SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
        s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash, NULL, NULL
   FROM staging.listings s
- WHERE s.job_id = ANY(%(staged_jobs)s) AND s.reused_from IS NOT NULL AND s.ok_to_promote
+ WHERE s.job_id = ANY(%(staged_jobs)s) AND s.reused_from IS NOT NULL AND s.action = 'unchanged' AND s.ok_to_promote
 """
 
 # The other staged rows of the DMO that may be promoted and are not yet: marked promoted, new ids
@@ -45,7 +46,8 @@ WITH batch AS (
                                     ELSE s.target_listing_id END,
            target_listing_info_id = CASE WHEN s.li_action = 'insert' THEN nextval('public.listing_info_id_seq')
                                          ELSE s.target_listing_info_id END
-     WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL AND s.reused_from IS NULL
+     WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
+       AND (s.reused_from IS NULL OR s.action <> 'unchanged')  -- not one of TAKE_THIN's
        AND (s.job_id = ANY(%(staged_jobs)s) OR s.review_status IN ('approved', 'rejected'))
        AND (s.action IS DISTINCT FROM 'duplicate' OR NOT EXISTS (
             SELECT 1 FROM staging.listings prim

@@ -45,7 +45,7 @@ STAGE_THIN = [
          WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
            AND p.job_id = %(previous)s AND p.action IN ('insert', 'update', 'unchanged')
            -- promoted: marked so, or a thin row, promoted with its job (promote_sql.TAKE_THIN)
-           AND (p.promoted_at IS NOT NULL OR p.reused_from IS NOT NULL)
+           AND (p.promoted_at IS NOT NULL OR p.reused_from IS NOT NULL AND p.action = 'unchanged')
            AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
            AND li.listing_id = p.target_listing_id
            -- nor is the listing hidden or merged: the few such listings are in partial indexes

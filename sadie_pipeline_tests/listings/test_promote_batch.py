@@ -273,3 +273,26 @@ def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, data
     second.join(30)
     assert outcomes["first"].promoted == {"unchanged": 2}
     assert outcomes["second"].promoted == {} and outcomes["second"].jobs == []
+
+
+def test_a_thin_row_found_a_duplicate_waits_for_its_own_approval(tmp_path, database, local_object_store, instance):
+    """Only unchanged thin rows go with their job. One staged as a duplicate that kept its pointer
+    (its data row was gone) is promoted like any reviewed row: once approved, by the next promotion."""
+    register(database, instance, "dmo-a", CONFIG)
+    path = write_csv(tmp_path / "a.csv", [GRILL, INN])
+    import_file(database, local_object_store, instance, "dmo-a", path)
+    _, again = import_file(database, local_object_store, instance, "dmo-a", path)
+    with database.connect() as conn:
+        first, second = [r[0] for r in conn.execute(
+            "SELECT id FROM staging.listings WHERE job_id = %s AND reused_from IS NOT NULL ORDER BY rec_num",
+            (again["job_id"],))]
+        conn.execute("""UPDATE staging.listings
+                           SET action = 'duplicate', l_action = 'duplicate', li_action = 'duplicate', duplicate_of = %s,
+                               review_status = 'approved', ok_to_promote = true
+                         WHERE id = %s""", (first, second))
+
+    meta = metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")
+    assert (meta["promoted_duplicate"], meta["promoted_total"]) == (1, 1)
+    with database.connect() as conn:
+        assert conn.execute("SELECT promoted_at IS NOT NULL FROM staging.listings WHERE id = %s",
+                            (second,)).fetchone()[0]
