@@ -90,8 +90,8 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
         # first temporary table.
         conn.execute("SET LOCAL temp_buffers = '128MB'")
         conn.execute(sql.PROMO_TABLE)
-        # Locked until commit: a concurrent promotion of the DMO waits, then finds them promoted
-        # (it would otherwise take the thin rows again, which TAKE_THIN reads without writing).
+        # The staged jobs, locked until commit: a concurrent promotion of the DMO waits here, then
+        # finds them promoted (else it would take their thin rows again: TAKE_THIN does not mark them).
         params["staged_jobs"] = [r[0] for r in conn.execute(
             "SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND stage = 'staged' FOR NO KEY UPDATE", (dmo.id,))]
         conn.execute(sql.TAKE_THIN, params)

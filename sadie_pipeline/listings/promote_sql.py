@@ -9,7 +9,7 @@ promote.py counts the batch by action and runs only the statements some row need
 content (content columns of staging.listings, staging.listing_info) is read only for rows that
 insert or update something: a row staged as unchanged may carry its keys alone."""
 
-# The batch's keys; filled by TAKE_BATCH.
+# The batch's keys; filled by TAKE_THIN and TAKE_BATCH.
 PROMO_TABLE = """
 CREATE TEMP TABLE promo ON COMMIT DROP AS
 SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
