@@ -90,10 +90,13 @@ def promote_dmo(db: Database, dmo: Dmo) -> PromoteResult:
         # first temporary table.
         conn.execute("SET LOCAL temp_buffers = '128MB'")
         conn.execute(sql.PROMO_TABLE)
-        # The staged jobs, locked until commit: a concurrent promotion of the DMO waits here, then
-        # finds them promoted (else it would take their thin rows again: TAKE_THIN does not mark them).
+        # The staged jobs, locked until commit (in id order, as staging locks older jobs): a
+        # concurrent promotion of the DMO, or staging superseding older rows, waits for this one and
+        # finds them promoted (TAKE_THIN does not mark their thin rows: they would be taken again,
+        # or superseded).
         params["staged_jobs"] = [r[0] for r in conn.execute(
-            "SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND stage = 'staged' FOR NO KEY UPDATE", (dmo.id,))]
+            "SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND stage = 'staged' ORDER BY id FOR NO KEY UPDATE",
+            (dmo.id,))]
         conn.execute(sql.TAKE_THIN, params)
         conn.execute(sql.TAKE_BATCH, params)
         batch = _Batch.read(conn)

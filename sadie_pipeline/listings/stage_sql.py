@@ -283,8 +283,12 @@ DETECT_DELETIONS = [
 ]
 
 # Rows still waiting in older jobs: under review or approved (a partial index), or ok to promote
-# in a job not promoted yet (through the job index). Promotion would take either kind.
+# in a job not promoted yet (through the job index). Promotion would take either kind. The older
+# jobs not promoted are locked first: a promotion holding one (promote.promote_dmo) commits before,
+# and its job, promoted then, is left alone (promotion reads its thin rows without marking them).
 SUPERSEDE_OLDER = [
+    """SELECT FROM pipeline.jobs WHERE dmo_id = %(dmo)s AND id < %(job)s AND stage <> 'promoted'
+        ORDER BY id FOR NO KEY UPDATE""",
     """UPDATE staging.listings SET review_status = 'superseded', ok_to_promote = false
         WHERE dmo_id = %(dmo)s AND review_status IN ('pending', 'approved') AND job_id < %(job)s
           AND promoted_at IS NULL""",

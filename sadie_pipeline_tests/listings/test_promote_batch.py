@@ -16,6 +16,7 @@ from sadie_pipeline.listings.promote import PromoteResult, live_listing_count, p
 from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
 from sadie_pipeline.listings.repository import get_dmo, trusted_inserts_allowed
 from sadie_pipeline.listings.review import approve, approve_all, list_pending
+from sadie_pipeline.listings.stage import stage_latest_job
 from sadie_pipeline.metadata import markdown_table
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
@@ -271,8 +272,41 @@ def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, data
         _until(lambda: _waiting_on_a_lock(database, 2))
     first.join(30)
     second.join(30)
+    assert not first.is_alive() and not second.is_alive()
     assert outcomes["first"].promoted == {"unchanged": 2}
     assert outcomes["second"].promoted == {} and outcomes["second"].jobs == []
+
+
+def test_staging_a_newer_job_meanwhile_leaves_the_promoted_thin_rows_alone(tmp_path, database, local_object_store,
+                                                                           instance):
+    """Staging supersedes what older jobs still wait with; a job being promoted meanwhile is not
+    waiting: staging waits for its promotion, and its thin rows stay promoted, not superseded."""
+    dmo = register(database, instance, "dmo-a", CONFIG)
+    path = write_csv(tmp_path / "a.csv", [GRILL, INN])
+    import_file(database, local_object_store, instance, "dmo-a", path)
+    job_id = stage_only(database, local_object_store, instance, "dmo-a", path)
+    import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "b.csv", [GRILL]),
+                assets=[listing_raw_files])
+    outcomes: dict[str, object] = {}
+
+    with database.connect() as blocker:
+        blocker.execute("SELECT id FROM public.listing_info ORDER BY id LIMIT 1 FOR UPDATE")
+        promotion = threading.Thread(target=lambda: outcomes.update(promoted=promote_dmo(database, dmo)))
+        promotion.start()
+        _until(lambda: _waiting_on_a_lock(database, 1))
+        staging = threading.Thread(
+            target=lambda: outcomes.update(staged=stage_latest_job(database, local_object_store, dmo)))
+        staging.start()
+        _until(lambda: _waiting_on_a_lock(database, 2) or not staging.is_alive())
+    promotion.join(30)
+    staging.join(30)
+    assert not promotion.is_alive() and not staging.is_alive()
+    assert outcomes["promoted"].promoted == {"unchanged": 2}
+    with database.connect() as conn:
+        thin = conn.execute("""SELECT count(*) FILTER (WHERE review_status IS NULL AND ok_to_promote), count(*)
+                                 FROM staging.listings WHERE job_id = %s""", (job_id,)).fetchone()
+        stage = conn.execute("SELECT stage FROM pipeline.jobs WHERE id = %s", (job_id,)).fetchone()[0]
+    assert stage == "promoted" and thin == (2, 2)
 
 
 def test_a_thin_row_found_a_duplicate_waits_for_its_own_approval(tmp_path, database, local_object_store, instance):
