@@ -218,7 +218,8 @@ def test_rows_of_a_job_still_being_staged_are_not_promoted(tmp_path, database, l
 
 def _waiting_on_a_lock(database, count: int) -> bool:
     with database.connect() as conn:
-        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").fetchone()[0] >= count
+        return conn.execute("""SELECT count(*) FROM pg_stat_activity
+                                WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0] >= count
 
 
 def _until(condition, timeout_s: float = 30.0) -> None:
@@ -269,7 +270,7 @@ def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, data
         _until(lambda: _waiting_on_a_lock(database, 1))
         second = threading.Thread(target=run, args=("second",))
         second.start()
-        _until(lambda: _waiting_on_a_lock(database, 2))
+        _until(lambda: _waiting_on_a_lock(database, 2) or not second.is_alive())
     first.join(30)
     second.join(30)
     assert not first.is_alive() and not second.is_alive()
