@@ -1,6 +1,7 @@
 """Promotion details the faster batch must keep: unchanged rows promote from their keys alone, the
 bridge is corrected where it points elsewhere, duplicates wait for their primary, the per-row
-foreign-key path writes the same children, and the metadata queries give what the plain joins give."""
+foreign-key path writes the same children, the metadata queries give what the plain joins give, and
+thin rows are promoted with their job, without being taken twice or superseded by a run meanwhile."""
 
 from __future__ import annotations
 
