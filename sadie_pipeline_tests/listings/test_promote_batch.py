@@ -13,7 +13,7 @@ import pytest
 from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings import previews
 from sadie_pipeline.listings.assets import listing_raw_files, listing_stage
-from sadie_pipeline.listings.promote import PromoteResult, live_listing_count, promote_dmo
+from sadie_pipeline.listings.promote import live_listing_count, promote_dmo
 from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
 from sadie_pipeline.listings.repository import get_dmo, trusted_inserts_allowed
 from sadie_pipeline.listings.review import approve, approve_all, list_pending
@@ -230,6 +230,25 @@ def _until(condition, timeout_s: float = 30.0) -> None:
         time.sleep(0.05)
 
 
+def _meanwhile(database, dmo, other):
+    """Runs `other` while a promotion of the DMO is held at its last-seen touch (a connection holds
+    one listing_info row); once `other` waits too, or has ended, lets both finish. Returns the
+    promotion's result and `other`'s."""
+    outcomes: dict[str, object] = {}
+    promotion = threading.Thread(target=lambda: outcomes.update(promotion=promote_dmo(database, dmo)))
+    meanwhile = threading.Thread(target=lambda: outcomes.update(other=other()))
+    with database.connect() as blocker:
+        blocker.execute("SELECT id FROM public.listing_info ORDER BY id LIMIT 1 FOR UPDATE")
+        promotion.start()
+        _until(lambda: _waiting_on_a_lock(database, 1))
+        meanwhile.start()
+        _until(lambda: _waiting_on_a_lock(database, 2) or not meanwhile.is_alive())
+    promotion.join(30)
+    meanwhile.join(30)
+    assert not promotion.is_alive() and not meanwhile.is_alive()
+    return outcomes["promotion"], outcomes["other"]
+
+
 def test_thin_rows_are_promoted_with_their_job_without_being_written(tmp_path, database, local_object_store,
                                                                      instance):
     register(database, instance, "dmo-a", CONFIG)
@@ -258,25 +277,9 @@ def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, data
     path = write_csv(tmp_path / "a.csv", [GRILL, INN])
     import_file(database, local_object_store, instance, "dmo-a", path)
     stage_only(database, local_object_store, instance, "dmo-a", path)
-    outcomes: dict[str, PromoteResult] = {}
-
-    def run(name: str) -> None:
-        outcomes[name] = promote_dmo(database, dmo)
-
-    with database.connect() as blocker:
-        # Holds one listing_info row, so the first promotion stops at its last-seen touch.
-        blocker.execute("SELECT id FROM public.listing_info ORDER BY id LIMIT 1 FOR UPDATE")
-        first = threading.Thread(target=run, args=("first",))
-        first.start()
-        _until(lambda: _waiting_on_a_lock(database, 1))
-        second = threading.Thread(target=run, args=("second",))
-        second.start()
-        _until(lambda: _waiting_on_a_lock(database, 2) or not second.is_alive())
-    first.join(30)
-    second.join(30)
-    assert not first.is_alive() and not second.is_alive()
-    assert outcomes["first"].promoted == {"unchanged": 2}
-    assert outcomes["second"].promoted == {} and outcomes["second"].jobs == []
+    first, second = _meanwhile(database, dmo, lambda: promote_dmo(database, dmo))
+    assert first.promoted == {"unchanged": 2}
+    assert second.promoted == {} and second.jobs == []
 
 
 def test_staging_a_newer_job_meanwhile_leaves_the_promoted_thin_rows_alone(tmp_path, database, local_object_store,
@@ -289,21 +292,8 @@ def test_staging_a_newer_job_meanwhile_leaves_the_promoted_thin_rows_alone(tmp_p
     job_id = stage_only(database, local_object_store, instance, "dmo-a", path)
     import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "b.csv", [GRILL]),
                 assets=[listing_raw_files])
-    outcomes: dict[str, object] = {}
-
-    with database.connect() as blocker:
-        blocker.execute("SELECT id FROM public.listing_info ORDER BY id LIMIT 1 FOR UPDATE")
-        promotion = threading.Thread(target=lambda: outcomes.update(promoted=promote_dmo(database, dmo)))
-        promotion.start()
-        _until(lambda: _waiting_on_a_lock(database, 1))
-        staging = threading.Thread(
-            target=lambda: outcomes.update(staged=stage_latest_job(database, local_object_store, dmo)))
-        staging.start()
-        _until(lambda: _waiting_on_a_lock(database, 2) or not staging.is_alive())
-    promotion.join(30)
-    staging.join(30)
-    assert not promotion.is_alive() and not staging.is_alive()
-    assert outcomes["promoted"].promoted == {"unchanged": 2}
+    promoted, _ = _meanwhile(database, dmo, lambda: stage_latest_job(database, local_object_store, dmo))
+    assert promoted.promoted == {"unchanged": 2}
     with database.connect() as conn:
         thin = conn.execute("""SELECT count(*) FILTER (WHERE review_status IS NULL AND ok_to_promote), count(*)
                                  FROM staging.listings WHERE job_id = %s""", (job_id,)).fetchone()
