@@ -9,6 +9,8 @@ promote.py counts the batch by action and runs only the statements some row need
 content (content columns of staging.listings, staging.listing_info) is read only for rows that
 insert or update something: a row staged as unchanged may carry its keys alone."""
 
+from sadie_pipeline.listings.stage_sql import UNCHANGED_THIN
+
 # The batch's keys; filled by TAKE_THIN and TAKE_BATCH.
 PROMO_TABLE = """
 CREATE TEMP TABLE promo ON COMMIT DROP AS
@@ -24,12 +26,12 @@ SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s
 # per import saved), so promoted_at stays empty on them: such a row is promoted when its job is. A
 # job is promoted with all of them: they are never reviewed, and superseded only with their job.
 # (A thin row found a duplicate is another action: TAKE_BATCH takes it, once approved.)
-TAKE_THIN = """
+TAKE_THIN = f"""
 INSERT INTO promo
 SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
        s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash, NULL, NULL
   FROM staging.listings s
- WHERE s.job_id = ANY(%(staged_jobs)s) AND s.reused_from IS NOT NULL AND s.action = 'unchanged' AND s.ok_to_promote
+ WHERE s.job_id = ANY(%(staged_jobs)s) AND {UNCHANGED_THIN.format("s")} AND s.ok_to_promote
 """
 
 # The other staged rows of the DMO that may be promoted and are not yet: marked promoted, new ids
@@ -38,7 +40,7 @@ SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s
 # or were decided on by a person (approved, or rejected as a new listing) after their job was
 # promoted. Approved duplicates follow their primary: one whose primary is not promoted yet and is
 # not in this batch either waits (a thin primary is in the batch, or was promoted with its job).
-TAKE_BATCH = """
+TAKE_BATCH = f"""
 WITH batch AS (
     UPDATE staging.listings s
        SET promoted_at = now(),
@@ -47,7 +49,7 @@ WITH batch AS (
            target_listing_info_id = CASE WHEN s.li_action = 'insert' THEN nextval('public.listing_info_id_seq')
                                          ELSE s.target_listing_info_id END
      WHERE s.dmo_id = %(dmo)s AND s.ok_to_promote AND s.promoted_at IS NULL
-       AND (s.reused_from IS NULL OR s.action <> 'unchanged')  -- not one of TAKE_THIN's
+       AND NOT {UNCHANGED_THIN.format("s")}  -- not one of TAKE_THIN's
        AND (s.job_id = ANY(%(staged_jobs)s) OR s.review_status IN ('approved', 'rejected'))
        AND (s.action IS DISTINCT FROM 'duplicate' OR NOT EXISTS (
             SELECT 1 FROM staging.listings prim

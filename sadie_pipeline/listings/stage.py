@@ -128,8 +128,10 @@ def _stage_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[i
         return thin
     with rows_of_job(conn, job_id, ["staging.listings"]):
         for stmt in sql.STAGE_THIN:
-            conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
-    return _thin_rec_nums(conn, job_id)
+            staged = conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
+            if stmt is sql.THIN_ROWS:
+                thin = {batch: frozenset(rec_nums) for batch, rec_nums in staged}
+    return thin
 
 
 def _thin_rec_nums(conn: psycopg.Connection, job_id: int) -> dict[int, frozenset[int]]:

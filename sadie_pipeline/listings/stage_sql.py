@@ -22,6 +22,10 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
                 "target_listing_id", "target_listing_info_id", "reused_from", "match_method", "certainty_score",
                 "action", "l_action", "li_action", "ok_to_promote")
 
+# A thin row staged unchanged (formatted with the staged row's alias). Promotion takes such rows
+# with their job, without marking them (promote_sql.TAKE_THIN): promoted when their job is.
+UNCHANGED_THIN = "({0}.reused_from IS NOT NULL AND {0}.action = 'unchanged')"
+
 # The job's records (their raw keys) identical to one of the DMO's last promoted import (same raw
 # hash; %(previous)s ran with the same config) staged thin, when that record was promoted as new,
 # updated or unchanged, its listing and listing_info are visible, and the listing_info was last
@@ -29,13 +33,11 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
 # the bridge, wrote both from that record, so matching would find the same targets and nothing to
 # change. A thin row points at the row holding the data. Anything else is transformed and matched.
 # Each raw key meets at most one such row: a record's source_id follows from its content, and the
-# rows of a job that are not duplicates have distinct source_ids.
-STAGE_THIN = [
-    "SET LOCAL work_mem = '64MB'",
-    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
-    # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
-    "SET LOCAL enable_nestloop = off",
-    f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
+# rows of a job that are not duplicates have distinct source_ids. Returns the rec_nums it staged, by
+# file.
+THIN_ROWS = f"""
+WITH thin AS (
+    INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
         SELECT nextval('staging.listings_id_seq'), k.job_id, p.dmo_id, k.file_seq, k.rec_num, k.raw_hash, k.source_id,
                p.listing_match_hash, p.target_listing_id, p.target_listing_info_id, coalesce(p.reused_from, p.id),
                'source_id', 1, 'unchanged', 'unchanged', 'unchanged', true
@@ -44,14 +46,22 @@ STAGE_THIN = [
           JOIN public.listing_info li ON li.id = p.target_listing_info_id
          WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
            AND p.job_id = %(previous)s AND p.action IN ('insert', 'update', 'unchanged')
-           -- promoted: marked so, or a thin row, promoted with its job (promote_sql.TAKE_THIN)
-           AND (p.promoted_at IS NOT NULL OR p.reused_from IS NOT NULL AND p.action = 'unchanged')
+           AND (p.promoted_at IS NOT NULL OR {UNCHANGED_THIN.format("p")})  -- promoted
            AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
            AND li.listing_id = p.target_listing_id
            -- nor is the listing hidden or merged: the few such listings are in partial indexes
            AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = p.target_listing_id AND NOT l.listing_visible)
            AND NOT EXISTS (SELECT 1 FROM public.listings l
-                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')""",
+                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')
+     RETURNING file_seq, rec_num)
+SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq
+"""
+STAGE_THIN = [
+    "SET LOCAL work_mem = '64MB'",
+    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
+    # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
+    "SET LOCAL enable_nestloop = off",
+    THIN_ROWS,
     "RESET enable_nestloop",
 ]
 
