@@ -99,10 +99,8 @@ def test_one_request_at_a_time_per_domain(sb: Sandbox) -> None:
 
     sb.reset_stats("sites")
     others = ["http://www.biscaynebayinn.test/", "http://www.lakeeolainn.test/", "http://www.lbvlodge.test/"]
-    started = time.monotonic()
     fetch_all(fetcher(sb, total_timeout_s=5.0), others)
-    assert sb.stats("sites")["max_in_flight"] == 3  # different domains do overlap
-    assert time.monotonic() - started < 3 * 0.15 + 0.3
+    assert sb.stats("sites")["max_in_flight"] == 3  # different domains do overlap: all three at once
 
 
 def test_global_concurrency_limit(sb: Sandbox) -> None:
