@@ -6,7 +6,8 @@ import datetime as dt
 import json
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -70,6 +71,12 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         if job_id is None:
             return StageResult(None)
         set_job_state(conn, job_id, stage="stage", status="in_progress")
+        for stmt in sql.REOPEN_FILES:
+            conn.execute(stmt, {"job": job_id})
+    # The stage's own transaction: the unchanged records, staged thin while the files' own
+    # transactions stage the other records, then the job's resolution. The thin rows commit with the
+    # resolution; an attempt that fails before loses them, and the next restages their files.
+    with db.connect() as conn:
         config = job_config(conn, job_id)
         files = conn.execute(
             """SELECT r.id, r.batch, r.file_date, r.record_count, t.id IS NOT NULL
@@ -78,44 +85,30 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
             (job_id,),
         ).fetchall()
-        thin = _stage_thin(conn, dmo, job_id, [batch for _, batch, _, _, done in files if not done])
-    result = StageResult(job_id, records_reused=sum(map(len, thin.values())))
-    todo = []
-    for file_id, batch, day, records, done in files:
-        result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
-        if done:
-            result.files_resumed += 1
-        else:
-            todo.append(FileTask(file_id, batch, day, records, thin.get(batch, frozenset())))
-    job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config)
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    if workers > 1 and sum(t.records > len(t.thin) for t in todo) >= PARALLEL_FROM_FILES:
-        # fork: the workers start in milliseconds with everything imported; they only open their
-        # own connections and files.
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_init_worker,
-                                 initargs=(job,)) as pool:
-            for task in pool.map(_stage_file_in_worker, todo):
-                log(f"staged file {task.batch} of job {job_id}")
-    else:
-        _init_worker(job)
-        for task in todo:
-            _stage_file_in_worker(task)
-            log(f"staged file {task.batch} of job {job_id}")
-    result.files_staged = len(todo)
-    with db.connect() as conn:
+        thin = _find_thin(conn, dmo, job_id, [batch for _, batch, _, _, done in files if not done])
+        result = StageResult(job_id, records_reused=sum(map(len, thin.values())))
+        todo = []
+        for file_id, batch, day, records, done in files:
+            result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
+            if done:
+                result.files_resumed += 1
+            else:
+                todo.append(FileTask(file_id, batch, day, records, thin.get(batch, frozenset())))
+        job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config)
+        _stage_files(job, todo, workers if workers is not None else min(2, os.cpu_count() or 1), log,
+                     meanwhile=(lambda: _write_thin(conn, job_id)) if thin else None)
+        result.files_staged = len(todo)
         _resolve(conn, dmo, job_id, config)
         set_job_state(conn, job_id, stage="staged", status="succeeded")
         _summarise(conn, result)
     return result
 
 
-def _stage_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[int]) -> dict[int, frozenset[int]]:
-    """Stages thin, in one statement (sql.STAGE_THIN), the job's records the DMO sent unchanged
-    since its last promoted import run with the same config, once per job (a retried stage keeps
-    the thin rows it staged). Returns the rec_nums staged thin, by file."""
-    thin = _thin_rec_nums(conn, job_id)
-    if thin or not batches:
-        return thin
+def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[int]) -> dict[int, frozenset[int]]:
+    """The records of these files the DMO sent unchanged since its last promoted import run with the
+    same config (sql.FIND_THIN), by file: kept in `thin` for _write_thin."""
+    if not batches:
+        return {}
     previous = conn.execute(
         """SELECT j.id FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
@@ -125,19 +118,39 @@ def _stage_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[i
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()
     if previous is None:
-        return thin
+        return {}
+    for stmt in sql.FIND_THIN:
+        conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
+    return {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(sql.THIN_BY_FILE)}
+
+
+def _write_thin(conn: psycopg.Connection, job_id: int) -> None:
+    """Stages the records _find_thin kept, in the stage's transaction (on a thread of its own)."""
     with rows_of_job(conn, job_id, ["staging.listings"]):
-        for stmt in sql.STAGE_THIN:
-            staged = conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
-            if stmt is sql.THIN_ROWS:
-                thin = {batch: frozenset(rec_nums) for batch, rec_nums in staged}
-    return thin
+        conn.execute(sql.WRITE_THIN)
 
 
-def _thin_rec_nums(conn: psycopg.Connection, job_id: int) -> dict[int, frozenset[int]]:
-    return {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(
-        """SELECT file_seq, array_agg(rec_num) FROM staging.listings
-            WHERE job_id = %s AND reused_from IS NOT NULL GROUP BY file_seq""", (job_id,))}
+def _stage_files(job: JobContext, todo: list[FileTask], workers: int, log: Callable[[str], None],
+                 meanwhile: Callable[[], None] | None) -> None:
+    """Stages the files, in worker processes when there are enough, while `meanwhile` runs on a
+    thread. When that fails, its error is the one raised."""
+    with ExitStack() as stack:
+        if workers > 1 and sum(t.records > len(t.thin) for t in todo) >= PARALLEL_FROM_FILES:
+            # fork: the workers start in milliseconds with everything imported; they only open their
+            # own connections and files. map submits every file: they fork before the thread starts.
+            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=get_context("fork"),
+                                                           initializer=_init_worker, initargs=(job,)))
+            staged = pool.map(_stage_file_in_worker, todo)
+        else:
+            _init_worker(job)
+            staged = map(_stage_file_in_worker, todo)
+        running = stack.enter_context(ThreadPoolExecutor(1)).submit(meanwhile) if meanwhile else None
+        try:
+            for task in staged:
+                log(f"staged file {task.batch} of job {job.job_id}")
+        finally:
+            if running is not None:
+                running.result()
 
 
 @dataclass(frozen=True)

@@ -26,21 +26,45 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
 # with their job, without marking them (promote_sql.TAKE_THIN): promoted when their job is.
 UNCHANGED_THIN = "({0}.reused_from IS NOT NULL AND {0}.action = 'unchanged')"
 
+# What an attempt that did not commit left behind, so that this one stages the job whole. The
+# stage's transaction stages the unchanged records and resolves the job, while each file's own
+# transaction (its checkpoint) stages the file's other records: a checkpointed file whose records
+# are not all staged or in error had the rest staged thin by an attempt that did not commit, and is
+# staged again. (The first statement is for thin rows staged, in an earlier release, before the files.)
+REOPEN_FILES = [
+    "DELETE FROM staging.listings WHERE job_id = %(job)s AND reused_from IS NOT NULL",
+    """WITH reopened AS (
+           SELECT t.id, t.batch, r.id AS raw_id
+             FROM pipeline.job_files t
+             JOIN pipeline.job_files r ON r.job_id = t.job_id AND r.stage = 'raw' AND r.batch = t.batch
+            WHERE t.job_id = %(job)s AND t.stage = 'transformed'
+              AND t.record_count + (SELECT count(*) FROM pipeline.job_errors e
+                                     WHERE e.job_id = t.job_id AND e.file_id = r.id AND e.stage = 'stage')
+                  < r.record_count),
+       staged AS (DELETE FROM staging.listings s USING reopened o WHERE s.job_id = %(job)s AND s.file_seq = o.batch),
+       errors AS (DELETE FROM pipeline.job_errors e USING reopened o
+                   WHERE e.job_id = %(job)s AND e.file_id = o.raw_id AND e.stage = 'stage')
+       DELETE FROM pipeline.job_files t USING reopened o WHERE t.id = o.id""",
+]
+
 # The job's records (their raw keys) identical to one of the DMO's last promoted import (same raw
-# hash; %(previous)s ran with the same config) staged thin, when that record was promoted as new,
-# updated or unchanged, its listing and listing_info are visible, and the listing_info was last
-# written from this very record (its raw_hash). Promotion, the only writer of listing_info and of
-# the bridge, wrote both from that record, so matching would find the same targets and nothing to
-# change. A thin row points at the row holding the data. Anything else is transformed and matched.
-# Each raw key meets at most one such row: a record's source_id follows from its content, and the
-# rows of a job that are not duplicates have distinct source_ids. Returns the rec_nums it staged, by
-# file.
-THIN_ROWS = f"""
-WITH thin AS (
-    INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
-        SELECT nextval('staging.listings_id_seq'), k.job_id, p.dmo_id, k.file_seq, k.rec_num, k.raw_hash, k.source_id,
-               p.listing_match_hash, p.target_listing_id, p.target_listing_info_id, coalesce(p.reused_from, p.id),
-               'source_id', 1, 'unchanged', 'unchanged', 'unchanged', true
+# hash; %(previous)s ran with the same config), when that record was promoted as new, updated or
+# unchanged, its listing and listing_info are visible, and the listing_info was last written from
+# this very record (its raw_hash). Promotion, the only writer of listing_info and of the bridge,
+# wrote both from that record, so matching would find the same targets and nothing to change: such
+# a record is staged thin, pointing at the row holding the data. Anything else is transformed and
+# matched. Each raw key meets at most one such row: a record's source_id follows from its content,
+# and the rows of a job that are not duplicates have distinct source_ids.
+# FIND_THIN keeps them in `thin` (THIN_BY_FILE: their rec_nums by file, which the files' workers
+# skip); WRITE_THIN stages them while the workers transform the other records.
+FIND_THIN = [
+    "SET LOCAL work_mem = '64MB'",
+    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
+    # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
+    "SET LOCAL enable_nestloop = off",
+    f"""CREATE TEMP TABLE thin ON COMMIT DROP AS
+        SELECT k.job_id, p.dmo_id, k.file_seq, k.rec_num, k.raw_hash, k.source_id, p.listing_match_hash,
+               p.target_listing_id, p.target_listing_info_id, coalesce(p.reused_from, p.id) AS reused_from
           FROM staging.raw_keys k
           JOIN staging.listings p ON p.raw_hash = k.raw_hash
           JOIN public.listing_info li ON li.id = p.target_listing_info_id
@@ -52,18 +76,17 @@ WITH thin AS (
            -- nor is the listing hidden or merged: the few such listings are in partial indexes
            AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = p.target_listing_id AND NOT l.listing_visible)
            AND NOT EXISTS (SELECT 1 FROM public.listings l
-                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')
-     RETURNING file_seq, rec_num)
-SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq
-"""
-STAGE_THIN = [
-    "SET LOCAL work_mem = '64MB'",
-    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
-    # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
-    "SET LOCAL enable_nestloop = off",
-    THIN_ROWS,
+                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')""",
     "RESET enable_nestloop",
 ]
+THIN_BY_FILE = "SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq"
+WRITE_THIN = f"""
+INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
+SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, raw_hash, source_id, listing_match_hash,
+       target_listing_id, target_listing_info_id, reused_from, 'source_id', 1, 'unchanged', 'unchanged', 'unchanged',
+       true
+  FROM thin
+"""
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
 # Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts), and

@@ -91,6 +91,61 @@ def test_a_file_of_unchanged_records_only_is_not_read(tmp_path, database, local_
     assert [r["description"] for r in iter_jsonl_gz(local_object_store, _local_key(local_object_store, uri))] == [changed["Description"]]
 
 
+def test_a_stage_whose_unchanged_records_fail_keeps_none_of_them_and_the_retry_stages_all(
+        tmp_path, database, local_object_store, instance):
+    from sadie_pipeline.listings.stage_sql import THIN_COLUMNS
+
+    register(database, instance, "dmo-a", SMALL_FILES)
+    import_file(database, local_object_store, instance, "dmo-a",
+                write_csv(tmp_path / "a.csv", [GRILL, INN, PUB, HALL, CAFE]))
+    # A changed record in each file: all three are read by worker processes, while GRILL and PUB,
+    # unchanged, are staged thin by the stage's own transaction. A trigger makes that fail.
+    rows = [GRILL, dict(INN, Description="Rooms and a spa."), PUB, dict(HALL, Description="Concerts and a bar."),
+            dict(CAFE, Description="Coffee and cake.")]
+    job_id = _import_only(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "b.csv", rows))
+    with database.connect() as conn:
+        conn.execute("""CREATE FUNCTION public.refuse_thin() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN IF NEW.reused_from IS NOT NULL THEN RAISE EXCEPTION 'thin row refused'; END IF;
+                              RETURN NEW; END $$""")
+        conn.execute("CREATE TRIGGER refuse_thin BEFORE INSERT ON staging.listings FOR EACH ROW"
+                     " EXECUTE FUNCTION public.refuse_thin()")
+    try:
+        failed = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage],
+                            raise_on_error=False)
+    finally:
+        with database.connect() as conn:
+            conn.execute("DROP TRIGGER refuse_thin ON staging.listings")
+            conn.execute("DROP FUNCTION public.refuse_thin()")
+    [failure] = [e for e in failed.all_events if e.event_type_value == "STEP_FAILURE"]
+    assert "thin row refused" in failure.event_specific_data.error.to_string()
+    with database.connect() as conn:
+        staged = conn.execute("SELECT rec_num, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
+                              " ORDER BY rec_num", (job_id,)).fetchall()
+        # What an earlier release could leave: a thin row staged before the files, and a file not
+        # staged yet (here the first, as if the attempt had stopped before it).
+        conn.execute("DELETE FROM staging.listings WHERE job_id = %s AND file_seq = 1", (job_id,))
+        conn.execute("DELETE FROM pipeline.job_files WHERE job_id = %s AND stage = 'transformed' AND batch = 1",
+                     (job_id,))
+        conn.execute(f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
+                         SELECT nextval('staging.listings_id_seq'), %(job)s, p.dmo_id, 1, 1, p.raw_hash, p.source_id,
+                                p.listing_match_hash, p.target_listing_id, p.target_listing_info_id, p.id, 'source_id',
+                                1, 'unchanged', 'unchanged', 'unchanged', true
+                           FROM staging.listings p WHERE p.job_id = %(job)s - 1 AND p.rec_num = 1""", {"job": job_id})
+    # The files kept their changed records (each file commits its own); the unchanged ones are gone.
+    assert staged == [(2, False), (4, False), (5, False)]
+
+    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
+
+    stage = metadata(result, "listing_stage")
+    # The first file and the second, whose unchanged record was lost, are staged; the third is not.
+    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (2, 1, 2)
+    with database.connect() as conn:
+        rows = conn.execute("SELECT rec_num, action, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
+                            " ORDER BY rec_num", (job_id,)).fetchall()
+    assert rows == [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True), (4, "update", False),
+                    (5, "update", False)]
+
+
 def test_a_retried_stage_stages_its_unchanged_records_once(tmp_path, database, local_object_store, instance):
     register(database, instance, "dmo-a", SMALL_FILES)
     # Three raw files, staged by worker processes; the second one fails the first time.
