@@ -71,11 +71,10 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         if job_id is None:
             return StageResult(None)
         set_job_state(conn, job_id, stage="stage", status="in_progress")
-        for stmt in sql.REOPEN_FILES:
-            conn.execute(stmt, {"job": job_id})
+        conn.execute(sql.CLEAR_UNFINISHED_FILES, {"job": job_id})
     # The stage's own transaction: the unchanged records, staged thin while the files' own
     # transactions stage the other records, then the job's resolution. The thin rows commit with the
-    # resolution; an attempt that fails before loses them, and the next restages their files.
+    # resolution; an attempt that fails before leaves them to the next (sql.CLEAR_UNFINISHED_FILES).
     with db.connect() as conn:
         config = job_config(conn, job_id)
         files = conn.execute(
@@ -85,12 +84,13 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
             (job_id,),
         ).fetchall()
-        thin = _find_thin(conn, dmo, job_id, [batch for _, batch, _, _, done in files if not done])
+        thin = _find_thin(conn, dmo, job_id)
+        reopened = _reopen_files_missing_records(db, conn, job_id, [batch for _, batch, _, _, done in files if done])
         result = StageResult(job_id, records_reused=sum(map(len, thin.values())))
         todo = []
         for file_id, batch, day, records, done in files:
             result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
-            if done:
+            if done and batch not in reopened:
                 result.files_resumed += 1
             else:
                 todo.append(FileTask(file_id, batch, day, records, thin.get(batch, frozenset())))
@@ -104,11 +104,9 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
     return result
 
 
-def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[int]) -> dict[int, frozenset[int]]:
-    """The records of these files the DMO sent unchanged since its last promoted import run with the
-    same config (sql.FIND_THIN), by file: kept in `thin` for _write_thin."""
-    if not batches:
-        return {}
+def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, frozenset[int]]:
+    """The job's records not staged yet that the DMO sent unchanged since its last promoted import
+    run with the same config (sql.FIND_THIN), by file: kept in `thin` for _write_thin."""
     previous = conn.execute(
         """SELECT j.id FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
@@ -118,10 +116,25 @@ def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int, batches: list[in
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()
     if previous is None:
+        conn.execute("CREATE TEMP TABLE thin (rec_num int) ON COMMIT DROP")
         return {}
     for stmt in sql.FIND_THIN:
-        conn.execute(stmt, {"job": job_id, "previous": previous[0], "files": batches})
+        conn.execute(stmt, {"job": job_id, "previous": previous[0]})
     return {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(sql.THIN_BY_FILE)}
+
+
+def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id: int, done: list[int]) -> set[int]:
+    """Checkpointed files with a record an earlier attempt skipped as unchanged that is not any more
+    (sql.FILES_MISSING_RECORDS), emptied, in a transaction of their own that commits before their
+    workers write them again. Normally none: the records such attempts skipped are staged thin now."""
+    if not done:
+        return set()
+    files = [r[0] for r in conn.execute(sql.FILES_MISSING_RECORDS, {"job": job_id, "files": done})]
+    if files:
+        with db.connect() as other:
+            for stmt in sql.REOPEN_FILES:
+                other.execute(stmt, {"job": job_id, "files": files})
+    return set(files)
 
 
 def _write_thin(conn: psycopg.Connection, job_id: int) -> None:

@@ -26,26 +26,18 @@ THIN_COLUMNS = ("id", "job_id", "dmo_id", "file_seq", "rec_num", "raw_hash", "so
 # with their job, without marking them (promote_sql.TAKE_THIN): promoted when their job is.
 UNCHANGED_THIN = "({0}.reused_from IS NOT NULL AND {0}.action = 'unchanged')"
 
-# What an attempt that did not commit left behind, so that this one stages the job whole. The
-# stage's transaction stages the unchanged records and resolves the job, while each file's own
-# transaction (its checkpoint) stages the file's other records: a checkpointed file whose records
-# are not all staged or in error had the rest staged thin by an attempt that did not commit, and is
-# staged again. (The first statement is for thin rows staged, in an earlier release, before the files.)
-REOPEN_FILES = [
-    "DELETE FROM staging.listings WHERE job_id = %(job)s AND reused_from IS NOT NULL",
-    """WITH reopened AS (
-           SELECT t.id, t.batch, r.id AS raw_id
-             FROM pipeline.job_files t
-             JOIN pipeline.job_files r ON r.job_id = t.job_id AND r.stage = 'raw' AND r.batch = t.batch
-            WHERE t.job_id = %(job)s AND t.stage = 'transformed'
-              AND t.record_count + (SELECT count(*) FROM pipeline.job_errors e
-                                     WHERE e.job_id = t.job_id AND e.file_id = r.id AND e.stage = 'stage')
-                  < r.record_count),
-       staged AS (DELETE FROM staging.listings s USING reopened o WHERE s.job_id = %(job)s AND s.file_seq = o.batch),
-       errors AS (DELETE FROM pipeline.job_errors e USING reopened o
-                   WHERE e.job_id = %(job)s AND e.file_id = o.raw_id AND e.stage = 'stage')
-       DELETE FROM pipeline.job_files t USING reopened o WHERE t.id = o.id""",
-]
+# The stage's own transaction stages the unchanged records thin and resolves the job, while each
+# file's own transaction (its checkpoint) stages the file's other records, so an attempt that fails
+# can leave checkpointed files whose unchanged records it did not stage. The next attempt stages
+# those thin again with the rest (FIND_THIN takes the job's records that have neither a staged row
+# nor an error). A file without checkpoint has no staged rows: any there (thin rows staged before
+# the files by an earlier release) are removed first.
+CLEAR_UNFINISHED_FILES = """
+DELETE FROM staging.listings s
+ WHERE s.job_id = %(job)s
+   AND NOT EXISTS (SELECT 1 FROM pipeline.job_files t
+                    WHERE t.job_id = s.job_id AND t.stage = 'transformed' AND t.batch = s.file_seq)
+"""
 
 # The job's records (their raw keys) identical to one of the DMO's last promoted import (same raw
 # hash; %(previous)s ran with the same config), when that record was promoted as new, updated or
@@ -54,7 +46,7 @@ REOPEN_FILES = [
 # wrote both from that record, so matching would find the same targets and nothing to change: such
 # a record is staged thin, pointing at the row holding the data. Anything else is transformed and
 # matched. Each raw key meets at most one such row: a record's source_id follows from its content,
-# and the rows of a job that are not duplicates have distinct source_ids.
+# and the rows of a job that are not duplicates have distinct source_ids. (rec_num is unique in a job.)
 # FIND_THIN keeps them in `thin` (THIN_BY_FILE: their rec_nums by file, which the files' workers
 # skip); WRITE_THIN stages them while the workers transform the other records.
 FIND_THIN = [
@@ -68,7 +60,7 @@ FIND_THIN = [
           FROM staging.raw_keys k
           JOIN staging.listings p ON p.raw_hash = k.raw_hash
           JOIN public.listing_info li ON li.id = p.target_listing_info_id
-         WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
+         WHERE k.job_id = %(job)s
            AND p.job_id = %(previous)s AND p.action IN ('insert', 'update', 'unchanged')
            AND (p.promoted_at IS NOT NULL OR {UNCHANGED_THIN.format("p")})  -- promoted
            AND li.raw_hash = p.raw_hash AND li.dmo_id = p.dmo_id AND li.info_visible
@@ -76,7 +68,11 @@ FIND_THIN = [
            -- nor is the listing hidden or merged: the few such listings are in partial indexes
            AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = p.target_listing_id AND NOT l.listing_visible)
            AND NOT EXISTS (SELECT 1 FROM public.listings l
-                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')""",
+                            WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')
+           -- not staged, nor in error, by a checkpointed file (none on a first attempt)
+           AND NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id = k.job_id AND s.rec_num = k.rec_num)
+           AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
+                            WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)""",
     "RESET enable_nestloop",
 ]
 THIN_BY_FILE = "SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq"
@@ -87,6 +83,24 @@ SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, ra
        true
   FROM thin
 """
+
+# Checkpointed files (%(files)s) holding a record that is neither staged, nor in error, nor staged
+# thin now: a record an earlier attempt skipped as unchanged that is no longer (its listing hidden
+# meanwhile, say). Such a file is staged again whole (REOPEN_FILES, committed before the workers).
+FILES_MISSING_RECORDS = """
+SELECT DISTINCT k.file_seq FROM staging.raw_keys k
+ WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
+   AND NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id = k.job_id AND s.rec_num = k.rec_num)
+   AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
+                    WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)
+   AND NOT EXISTS (SELECT 1 FROM thin t WHERE t.rec_num = k.rec_num)
+"""
+REOPEN_FILES = [
+    "DELETE FROM staging.listings WHERE job_id = %(job)s AND file_seq = ANY(%(files)s)",
+    """DELETE FROM pipeline.job_errors e USING pipeline.job_files r
+        WHERE e.job_id = %(job)s AND e.stage = 'stage' AND r.id = e.file_id AND r.batch = ANY(%(files)s)""",
+    "DELETE FROM pipeline.job_files WHERE job_id = %(job)s AND stage = 'transformed' AND batch = ANY(%(files)s)",
+]
 
 # The job's rows with their exact duplicates, bridge matches and match-hash matches, in one pass.
 # Partitions compare ids and hashes byte-wise (COLLATE "C": the same groups, far cheaper sorts), and

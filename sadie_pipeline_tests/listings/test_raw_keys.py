@@ -91,18 +91,15 @@ def test_a_file_of_unchanged_records_only_is_not_read(tmp_path, database, local_
     assert [r["description"] for r in iter_jsonl_gz(local_object_store, _local_key(local_object_store, uri))] == [changed["Description"]]
 
 
-def test_a_stage_whose_unchanged_records_fail_keeps_none_of_them_and_the_retry_stages_all(
-        tmp_path, database, local_object_store, instance):
-    from sadie_pipeline.listings.stage_sql import THIN_COLUMNS
-
+def _stage_refusing_thin_rows(tmp_path, database, store, instance) -> int:
+    """A re-import with a changed record in each of its three files (read by worker processes) and
+    two unchanged ones, GRILL and PUB, whose thin rows, staged by the stage's own transaction, a
+    trigger refuses: the stage fails after the files committed their records. Returns the job."""
     register(database, instance, "dmo-a", SMALL_FILES)
-    import_file(database, local_object_store, instance, "dmo-a",
-                write_csv(tmp_path / "a.csv", [GRILL, INN, PUB, HALL, CAFE]))
-    # A changed record in each file: all three are read by worker processes, while GRILL and PUB,
-    # unchanged, are staged thin by the stage's own transaction. A trigger makes that fail.
+    import_file(database, store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL, INN, PUB, HALL, CAFE]))
     rows = [GRILL, dict(INN, Description="Rooms and a spa."), PUB, dict(HALL, Description="Concerts and a bar."),
             dict(CAFE, Description="Coffee and cake.")]
-    job_id = _import_only(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "b.csv", rows))
+    job_id = _import_only(database, store, instance, "dmo-a", write_csv(tmp_path / "b.csv", rows))
     with database.connect() as conn:
         conn.execute("""CREATE FUNCTION public.refuse_thin() RETURNS trigger LANGUAGE plpgsql AS $$
                         BEGIN IF NEW.reused_from IS NOT NULL THEN RAISE EXCEPTION 'thin row refused'; END IF;
@@ -110,8 +107,7 @@ def test_a_stage_whose_unchanged_records_fail_keeps_none_of_them_and_the_retry_s
         conn.execute("CREATE TRIGGER refuse_thin BEFORE INSERT ON staging.listings FOR EACH ROW"
                      " EXECUTE FUNCTION public.refuse_thin()")
     try:
-        failed = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage],
-                            raise_on_error=False)
+        failed = run_assets(database, store, instance, "dmo-a", assets=[listing_stage], raise_on_error=False)
     finally:
         with database.connect() as conn:
             conn.execute("DROP TRIGGER refuse_thin ON staging.listings")
@@ -121,29 +117,75 @@ def test_a_stage_whose_unchanged_records_fail_keeps_none_of_them_and_the_retry_s
     with database.connect() as conn:
         staged = conn.execute("SELECT rec_num, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
                               " ORDER BY rec_num", (job_id,)).fetchall()
-        # What an earlier release could leave: a thin row staged before the files, and a file not
-        # staged yet (here the first, as if the attempt had stopped before it).
-        conn.execute("DELETE FROM staging.listings WHERE job_id = %s AND file_seq = 1", (job_id,))
-        conn.execute("DELETE FROM pipeline.job_files WHERE job_id = %s AND stage = 'transformed' AND batch = 1",
-                     (job_id,))
-        conn.execute(f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
-                         SELECT nextval('staging.listings_id_seq'), %(job)s, p.dmo_id, 1, 1, p.raw_hash, p.source_id,
-                                p.listing_match_hash, p.target_listing_id, p.target_listing_info_id, p.id, 'source_id',
-                                1, 'unchanged', 'unchanged', 'unchanged', true
-                           FROM staging.listings p WHERE p.job_id = %(job)s - 1 AND p.rec_num = 1""", {"job": job_id})
-    # The files kept their changed records (each file commits its own); the unchanged ones are gone.
+    # Each file kept the records it transformed; the unchanged ones went with the stage's transaction.
     assert staged == [(2, False), (4, False), (5, False)]
+    assert [b for b, _, _ in _files(database, job_id, "transformed")] == [1, 2, 3]
+    return job_id
+
+
+def _staged_rows(database, job_id: int) -> list[tuple[int, str, bool]]:
+    with database.connect() as conn:
+        return conn.execute("SELECT rec_num, action, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
+                            " ORDER BY rec_num", (job_id,)).fetchall()
+
+
+def test_a_retry_stages_thin_the_unchanged_records_a_failed_stage_lost_without_reading_their_files(
+        tmp_path, database, local_object_store, instance):
+    from sadie_pipeline.listings.stage_sql import THIN_COLUMNS
+
+    job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
+    _raw_path(database, job_id, 2).unlink()  # finished: the retry must not read it again
 
     result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
 
     stage = metadata(result, "listing_stage")
-    # The first file and the second, whose unchanged record was lost, are staged; the third is not.
-    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (2, 1, 2)
+    # GRILL and PUB, which the first two files skipped, are staged thin; no file is read again.
+    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (2, 3, 0)
+    assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True),
+                                              (4, "update", False), (5, "update", False)]
+
+
+def test_a_retry_keeps_the_thin_rows_of_finished_files_and_clears_the_others(
+        tmp_path, database, local_object_store, instance):
+    """What an earlier release could leave after such a failure: thin rows staged before the files
+    (GRILL's, in a file not staged yet; PUB's, in a finished file)."""
+    from sadie_pipeline.listings.stage_sql import THIN_COLUMNS
+
+    job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
     with database.connect() as conn:
-        rows = conn.execute("SELECT rec_num, action, reused_from IS NOT NULL FROM staging.listings WHERE job_id = %s"
-                            " ORDER BY rec_num", (job_id,)).fetchall()
-    assert rows == [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True), (4, "update", False),
-                    (5, "update", False)]
+        conn.execute("DELETE FROM staging.listings WHERE job_id = %s AND file_seq = 1", (job_id,))
+        conn.execute("DELETE FROM pipeline.job_files WHERE job_id = %s AND stage = 'transformed' AND batch = 1",
+                     (job_id,))
+        conn.execute(f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
+                         SELECT nextval('staging.listings_id_seq'), %(job)s, p.dmo_id, p.file_seq, p.rec_num,
+                                p.raw_hash, p.source_id, p.listing_match_hash, p.target_listing_id,
+                                p.target_listing_info_id, p.id, 'source_id', 1, 'unchanged', 'unchanged', 'unchanged',
+                                true
+                           FROM staging.listings p WHERE p.job_id = %(job)s - 1 AND p.rec_num IN (1, 3)""",
+                     {"job": job_id})
+
+    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
+
+    stage = metadata(result, "listing_stage")
+    # The first file is staged, GRILL thin again; PUB's thin row stays with its finished file.
+    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (1, 2, 1)
+    assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True),
+                                              (4, "update", False), (5, "update", False)]
+
+
+def test_a_retry_stages_again_a_file_whose_skipped_record_is_no_longer_unchanged(
+        tmp_path, database, local_object_store, instance):
+    job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
+    with database.connect() as conn:  # meanwhile PUB's listing is hidden: PUB is to be matched again
+        conn.execute("UPDATE public.listings SET listing_visible = false WHERE name = %s", (PUB["Name"],))
+
+    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
+
+    stage = metadata(result, "listing_stage")
+    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (1, 2, 1)
+    assert [(b, n) for b, _, n in _files(database, job_id, "transformed")] == [(1, 1), (2, 2), (3, 1)]
+    assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "update", False),
+                                              (4, "update", False), (5, "update", False)]
 
 
 def test_a_retried_stage_stages_its_unchanged_records_once(tmp_path, database, local_object_store, instance):
