@@ -73,7 +73,8 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         set_job_state(conn, job_id, stage="stage", status="in_progress")
         conn.execute(sql.CLEAR_UNFINISHED_FILES, {"job": job_id})
     # The stage's own transaction: the unchanged records, staged thin while the files' own
-    # transactions stage the other records, then the job's resolution. The thin rows commit with the
+    # transactions stage the other records (and older jobs' waiting rows superseded), then the
+    # job's resolution. The thin rows commit with the
     # resolution; an attempt that fails before leaves them to the next (sql.CLEAR_UNFINISHED_FILES).
     with db.connect() as conn:
         config = job_config(conn, job_id)
@@ -96,7 +97,7 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                 todo.append(FileTask(file_id, batch, day, records, thin.get(batch, frozenset())))
         job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config)
         _stage_files(job, todo, workers if workers is not None else min(2, os.cpu_count() or 1), log,
-                     meanwhile=(lambda: _write_thin(conn, job_id)) if thin else None)
+                     meanwhile=lambda: _alongside_files(conn, dmo, job_id, write_thin=bool(thin)))
         result.files_staged = len(todo)
         _resolve(conn, dmo, job_id, config)
         set_job_state(conn, job_id, stage="staged", status="succeeded")
@@ -106,7 +107,7 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
 
 def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, frozenset[int]]:
     """The job's records not staged yet that the DMO sent unchanged since its last promoted import
-    run with the same config (sql.FIND_THIN), by file: kept in `thin` for _write_thin."""
+    run with the same config (sql.FIND_THIN), by file: kept in `thin` for _alongside_files."""
     previous = conn.execute(
         """SELECT j.id FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
@@ -137,14 +138,18 @@ def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id
     return set(files)
 
 
-def _write_thin(conn: psycopg.Connection, job_id: int) -> None:
-    """Stages the records _find_thin kept, in the stage's transaction (on a thread of its own)."""
-    with rows_of_job(conn, job_id, ["staging.listings"]):
-        conn.execute(sql.WRITE_THIN)
+def _alongside_files(conn: psycopg.Connection, dmo: Dmo, job_id: int, write_thin: bool) -> None:
+    """The stage's transaction while the files are staged: the records _find_thin kept, staged thin,
+    then the waiting rows of older jobs superseded (whatever this job's resolution finds)."""
+    if write_thin:
+        with rows_of_job(conn, job_id, ["staging.listings"]):
+            conn.execute(sql.WRITE_THIN)
+    for stmt in sql.SUPERSEDE_OLDER:
+        conn.execute(stmt, {"job": job_id, "dmo": dmo.id})
 
 
 def _stage_files(job: JobContext, todo: list[FileTask], workers: int, log: Callable[[str], None],
-                 meanwhile: Callable[[], None] | None) -> None:
+                 meanwhile: Callable[[], None]) -> None:
     """Stages the files, in worker processes when there are enough, while `meanwhile` runs on a
     thread. When that fails, its error is the one raised."""
     with ExitStack() as stack:
@@ -157,13 +162,12 @@ def _stage_files(job: JobContext, todo: list[FileTask], workers: int, log: Calla
         else:
             _init_worker(job)
             staged = map(_stage_file_in_worker, todo)
-        running = stack.enter_context(ThreadPoolExecutor(1)).submit(meanwhile) if meanwhile else None
+        running = stack.enter_context(ThreadPoolExecutor(1)).submit(meanwhile)
         try:
             for task in staged:
                 log(f"staged file {task.batch} of job {job.job_id}")
         finally:
-            if running is not None:
-                running.result()
+            running.result()
 
 
 @dataclass(frozen=True)
@@ -275,8 +279,6 @@ def _resolve(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, 
     if config["import"]["full_import"]:
         for stmt in sql.DETECT_DELETIONS:
             conn.execute(stmt, params)
-    for stmt in sql.SUPERSEDE_OLDER:
-        conn.execute(stmt, params)
 
 
 def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: float) -> None:
