@@ -74,8 +74,8 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         conn.execute(sql.CLEAR_UNFINISHED_FILES, {"job": job_id})
     # The stage's own transaction: the unchanged records, staged thin while the files' own
     # transactions stage the other records (and older jobs' waiting rows superseded), then the
-    # job's resolution. The thin rows commit with the
-    # resolution; an attempt that fails before leaves them to the next (sql.CLEAR_UNFINISHED_FILES).
+    # job's resolution. The thin rows commit with the resolution; an attempt that fails before
+    # leaves them to the next (sql.CLEAR_UNFINISHED_FILES, FIND_THIN).
     with db.connect() as conn:
         config = job_config(conn, job_id)
         files = conn.execute(
