@@ -129,20 +129,25 @@ def _staged_rows(database, job_id: int) -> list[tuple[int, str, bool]]:
                             " ORDER BY rec_num", (job_id,)).fetchall()
 
 
+def _retried_stage(database, store, instance) -> tuple[int, int, int]:
+    """The stage run again: records reused, files resumed, files staged."""
+    stage = metadata(run_assets(database, store, instance, "dmo-a", assets=[listing_stage]), "listing_stage")
+    return stage["records_reused"], stage["files_resumed"], stage["files_staged"]
+
+
+# The rows a whole stage of the re-import leaves: GRILL and PUB thin, the changed records updates.
+RESTAGED = [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True), (4, "update", False),
+            (5, "update", False)]
+
+
 def test_a_retry_stages_thin_the_unchanged_records_a_failed_stage_lost_without_reading_their_files(
         tmp_path, database, local_object_store, instance):
-    from sadie_pipeline.listings.stage_sql import THIN_COLUMNS
-
     job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
     _raw_path(database, job_id, 2).unlink()  # finished: the retry must not read it again
 
-    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
-
-    stage = metadata(result, "listing_stage")
     # GRILL and PUB, which the first two files skipped, are staged thin; no file is read again.
-    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (2, 3, 0)
-    assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True),
-                                              (4, "update", False), (5, "update", False)]
+    assert _retried_stage(database, local_object_store, instance) == (2, 3, 0)
+    assert _staged_rows(database, job_id) == RESTAGED
 
 
 def test_a_retry_keeps_the_thin_rows_of_finished_files_and_clears_the_others(
@@ -164,13 +169,9 @@ def test_a_retry_keeps_the_thin_rows_of_finished_files_and_clears_the_others(
                            FROM staging.listings p WHERE p.job_id = %(job)s - 1 AND p.rec_num IN (1, 3)""",
                      {"job": job_id})
 
-    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
-
-    stage = metadata(result, "listing_stage")
     # The first file is staged, GRILL thin again; PUB's thin row stays with its finished file.
-    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (1, 2, 1)
-    assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "unchanged", True),
-                                              (4, "update", False), (5, "update", False)]
+    assert _retried_stage(database, local_object_store, instance) == (1, 2, 1)
+    assert _staged_rows(database, job_id) == RESTAGED
 
 
 def test_a_retry_stages_again_a_file_whose_skipped_record_is_no_longer_unchanged(
@@ -179,10 +180,7 @@ def test_a_retry_stages_again_a_file_whose_skipped_record_is_no_longer_unchanged
     with database.connect() as conn:  # meanwhile PUB's listing is hidden: PUB is to be matched again
         conn.execute("UPDATE public.listings SET listing_visible = false WHERE name = %s", (PUB["Name"],))
 
-    result = run_assets(database, local_object_store, instance, "dmo-a", assets=[listing_stage])
-
-    stage = metadata(result, "listing_stage")
-    assert (stage["records_reused"], stage["files_resumed"], stage["files_staged"]) == (1, 2, 1)
+    assert _retried_stage(database, local_object_store, instance) == (1, 2, 1)
     assert [(b, n) for b, _, n in _files(database, job_id, "transformed")] == [(1, 1), (2, 2), (3, 1)]
     assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "update", False),
                                               (4, "update", False), (5, "update", False)]
