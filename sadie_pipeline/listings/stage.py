@@ -130,7 +130,11 @@ def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id
     workers write them again. Normally none: the records such attempts skipped are staged thin now."""
     if not done:
         return set()
-    files = [r[0] for r in conn.execute(sql.FILES_MISSING_RECORDS, {"job": job_id, "files": done})]
+    files = []
+    for stmt in sql.FILES_MISSING_RECORDS:
+        found = conn.execute(stmt, {"job": job_id, "files": done})
+        if stmt is sql.MISSING_RECORDS:
+            files = [r[0] for r in found]
     if files:
         with db.connect() as other:
             for stmt in sql.REOPEN_FILES:

@@ -87,7 +87,7 @@ SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, ra
 # Checkpointed files (%(files)s) holding a record that is neither staged, nor in error, nor staged
 # thin now: a record an earlier attempt skipped as unchanged that is no longer (its listing hidden
 # meanwhile, say). Such a file is staged again whole (REOPEN_FILES, committed before the workers).
-FILES_MISSING_RECORDS = """
+MISSING_RECORDS = """
 SELECT DISTINCT k.file_seq FROM staging.raw_keys k
  WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
    AND NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id = k.job_id AND s.rec_num = k.rec_num)
@@ -95,6 +95,13 @@ SELECT DISTINCT k.file_seq FROM staging.raw_keys k
                     WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)
    AND NOT EXISTS (SELECT 1 FROM thin t WHERE t.rec_num = k.rec_num)
 """
+FILES_MISSING_RECORDS = [
+    # Whole jobs joined by hashing: as nested loops (nothing indexes a staged row's rec_num), the
+    # anti-joins would read the job's rows once per record.
+    "SET LOCAL enable_nestloop = off",
+    MISSING_RECORDS,
+    "RESET enable_nestloop",
+]
 REOPEN_FILES = [
     "DELETE FROM staging.listings WHERE job_id = %(job)s AND file_seq = ANY(%(files)s)",
     """DELETE FROM pipeline.job_errors e USING pipeline.job_files r
