@@ -117,7 +117,7 @@ def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, fro
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()
     if previous is None:
-        conn.execute("CREATE TEMP TABLE thin (rec_num int) ON COMMIT DROP")
+        conn.execute("CREATE TEMP TABLE thin (rec_num int) ON COMMIT DROP")  # none (FILES_MISSING_RECORDS reads it)
         return {}
     for stmt in sql.FIND_THIN:
         conn.execute(stmt, {"job": job_id, "previous": previous[0]})
