@@ -68,7 +68,7 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                      workers: int | None = None) -> StageResult:
     with db.connect() as conn:
         job_id = job_to_stage(conn, dmo)
-        if job_id is None:
+        if job_id is None or not _hold_job(conn, job_id):
             return StageResult(None)
         set_job_state(conn, job_id, stage="stage", status="in_progress")
         conn.execute(sql.CLEAR_UNFINISHED_FILES, {"job": job_id})
@@ -77,6 +77,8 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
     # job's resolution. The thin rows commit with the resolution; an attempt that fails before
     # leaves them to the next (sql.CLEAR_UNFINISHED_FILES, FIND_THIN).
     with db.connect() as conn:
+        if not _hold_job(conn, job_id):
+            return StageResult(None)
         config = job_config(conn, job_id)
         files = conn.execute(
             """SELECT r.id, r.batch, r.file_date, r.record_count, t.id IS NOT NULL
@@ -103,6 +105,14 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         set_job_state(conn, job_id, stage="staged", status="succeeded")
         _summarise(conn, result)
     return result
+
+
+def _hold_job(conn: psycopg.Connection, job_id: int) -> bool:
+    """Locks the job row until the transaction ends, so that another stage of the job waits (its
+    files' transactions, which lock the row FOR KEY SHARE, do not), and says whether the job is
+    still to be staged: a stage that held it meanwhile may have staged it."""
+    row = conn.execute("SELECT stage FROM pipeline.jobs WHERE id = %s FOR NO KEY UPDATE", (job_id,)).fetchone()
+    return row is not None and row[0] in ("imported", "stage")
 
 
 def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, frozenset[int]]:

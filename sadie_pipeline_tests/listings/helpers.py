@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +99,17 @@ GRILL = {"Name": "Harbourfront Grill", "Address": "12 Water St", "City": "Charlo
          "Phone": "902-555-0100", "Description": "Seafood on the wharf."}
 INN = {"Name": "Blue Heron Inn", "Address": "4 Main St", "City": "Souris", "Phone": "902-555-0101",
        "Description": "Rooms by the sea."}
+
+
+def waiting_on_a_lock(database: Database, count: int) -> bool:
+    """Whether at least `count` sessions of the test's database wait for a lock."""
+    with database.connect() as conn:
+        return conn.execute("""SELECT count(*) FROM pg_stat_activity
+                                WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0] >= count
+
+
+def until(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)

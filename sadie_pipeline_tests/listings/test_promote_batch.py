@@ -6,7 +6,6 @@ thin rows are promoted with their job, without being taken twice or superseded b
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -27,6 +26,8 @@ from sadie_pipeline_tests.listings.helpers import (
     promote,
     register,
     sample,
+    until,
+    waiting_on_a_lock,
     write_csv,
 )
 from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
@@ -217,19 +218,6 @@ def test_rows_of_a_job_still_being_staged_are_not_promoted(tmp_path, database, l
     assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 1
 
 
-def _waiting_on_a_lock(database, count: int) -> bool:
-    with database.connect() as conn:
-        return conn.execute("""SELECT count(*) FROM pg_stat_activity
-                                WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0] >= count
-
-
-def _until(condition, timeout_s: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
 def _meanwhile(database, dmo, other):
     """Runs `other` while a promotion of the DMO is held at its last-seen touch (a connection holds
     one listing_info row); once `other` waits too, or has ended, lets both finish. Returns the
@@ -240,9 +228,9 @@ def _meanwhile(database, dmo, other):
     with database.connect() as blocker:
         blocker.execute("SELECT id FROM public.listing_info ORDER BY id LIMIT 1 FOR UPDATE")
         promotion.start()
-        _until(lambda: _waiting_on_a_lock(database, 1))
+        until(lambda: waiting_on_a_lock(database, 1))
         meanwhile.start()
-        _until(lambda: _waiting_on_a_lock(database, 2) or not meanwhile.is_alive())
+        until(lambda: waiting_on_a_lock(database, 2) or not meanwhile.is_alive())
     promotion.join(30)
     meanwhile.join(30)
     assert not promotion.is_alive() and not meanwhile.is_alive()

@@ -3,6 +3,7 @@ in SQL and reads and transforms only the other records."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -17,6 +18,8 @@ from sadie_pipeline_tests.listings.helpers import (
     metadata,
     register,
     run_assets,
+    until,
+    waiting_on_a_lock,
     write_csv,
 )
 from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
@@ -184,6 +187,29 @@ def test_a_retry_stages_again_a_file_whose_skipped_record_is_no_longer_unchanged
     assert [(b, n) for b, _, n in _files(database, job_id, "transformed")] == [(1, 1), (2, 2), (3, 1)]
     assert _staged_rows(database, job_id) == [(1, "unchanged", True), (2, "update", False), (3, "update", False),
                                               (4, "update", False), (5, "update", False)]
+
+
+def test_two_stages_of_one_job_at_once_stage_it_once(tmp_path, database, local_object_store, instance):
+    from sadie_pipeline.listings.repository import get_dmo
+    from sadie_pipeline.listings.stage import stage_latest_job
+
+    job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
+    with database.connect() as conn:
+        dmo = get_dmo(conn, "dmo-a")
+    results = []
+    stages = [threading.Thread(target=lambda: results.append(stage_latest_job(database, local_object_store, dmo)))
+              for _ in range(2)]
+    with database.connect() as blocker:  # both stages start, then wait: one for its first write, one for the job
+        blocker.execute("LOCK TABLE staging.listings IN SHARE MODE")
+        for stage in stages:
+            stage.start()
+        until(lambda: waiting_on_a_lock(database, 2))
+    for stage in stages:
+        stage.join(30)
+
+    # One staged the job; the other, once it could hold the job, found it staged.
+    assert sorted(r.job_id is not None for r in results) == [False, True]
+    assert _staged_rows(database, job_id) == RESTAGED
 
 
 def test_a_retried_stage_stages_its_unchanged_records_once(tmp_path, database, local_object_store, instance):
