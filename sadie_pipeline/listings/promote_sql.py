@@ -11,12 +11,14 @@ insert or update something: a row staged as unchanged may carry its keys alone."
 
 from sadie_pipeline.listings.stage_sql import UNCHANGED_THIN
 
+# A staged row's keys as promo holds them (then the new location and contact ids).
+_PROMO_KEYS = """s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
+       s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash"""
+
 # The batch's keys; filled by TAKE_THIN and TAKE_BATCH.
-PROMO_TABLE = """
+PROMO_TABLE = f"""
 CREATE TEMP TABLE promo ON COMMIT DROP AS
-SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
-       s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash,
-       NULL::int AS new_location_id, NULL::int AS new_contact_id
+SELECT {_PROMO_KEYS}, NULL::int AS new_location_id, NULL::int AS new_contact_id
   FROM staging.listings s
   WITH NO DATA
 """
@@ -28,8 +30,7 @@ SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s
 # (A thin row found a duplicate is another action: TAKE_BATCH takes it, once approved.)
 TAKE_THIN = f"""
 INSERT INTO promo
-SELECT s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
-       s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash, NULL, NULL
+SELECT {_PROMO_KEYS}, NULL, NULL
   FROM staging.listings s
  WHERE s.job_id = ANY(%(staged_jobs)s) AND {UNCHANGED_THIN.format("s")} AND s.ok_to_promote
 """
@@ -55,8 +56,7 @@ WITH batch AS (
             SELECT 1 FROM staging.listings prim
              WHERE prim.id = s.duplicate_of AND prim.promoted_at IS NULL
                AND NOT (prim.dmo_id = %(dmo)s AND prim.ok_to_promote)))
-    RETURNING s.id, s.job_id, s.action, s.l_action, s.li_action, s.target_listing_id, s.target_listing_info_id,
-              s.duplicate_of, s.source_id, s.certainty_score, s.match_method, s.raw_hash,
+    RETURNING {_PROMO_KEYS},
               CASE WHEN s.l_action = 'insert' THEN nextval('public.locations_id_seq') END,
               CASE WHEN s.li_action = 'insert' THEN nextval('public.contact_info_id_seq') END)
 INSERT INTO promo SELECT * FROM batch

@@ -117,20 +117,17 @@ def _hold_job(conn: psycopg.Connection, job_id: int) -> bool:
 
 def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, frozenset[int]]:
     """The job's records not staged yet that the DMO sent unchanged since its last promoted import
-    run with the same config (sql.FIND_THIN), by file: kept in `thin` for _alongside_files."""
+    run with the same config (sql.FIND_THIN; none without one), by file: kept in `thin` for
+    _alongside_files."""
     previous = conn.execute(
-        """SELECT j.id FROM pipeline.jobs j
+        """SELECT max(j.id) FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
              JOIN pipeline.job_configs me ON me.job_id = %(job)s
-            WHERE j.dmo_id = %(dmo)s AND j.id < %(job)s AND j.stage = 'promoted' AND c.config_params = me.config_params
-            ORDER BY j.id DESC LIMIT 1""",
+            WHERE j.dmo_id = %(dmo)s AND j.id < %(job)s AND j.stage = 'promoted' AND c.config_params = me.config_params""",
         {"job": job_id, "dmo": dmo.id},
-    ).fetchone()
-    if previous is None:
-        conn.execute("CREATE TEMP TABLE thin (rec_num int) ON COMMIT DROP")  # none (FILES_MISSING_RECORDS reads it)
-        return {}
+    ).fetchone()[0]
     for stmt in sql.FIND_THIN:
-        conn.execute(stmt, {"job": job_id, "previous": previous[0]})
+        conn.execute(stmt, {"job": job_id, "previous": previous})
     return {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(sql.THIN_BY_FILE)}
 
 

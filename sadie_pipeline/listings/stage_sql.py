@@ -39,8 +39,14 @@ DELETE FROM staging.listings s
                     WHERE t.job_id = s.job_id AND t.stage = 'transformed' AND t.batch = s.file_seq)
 """
 
+# A raw record (alias k) of the job that has neither a staged row nor a stage error: none has one
+# on a first attempt; a retry's finished files have them.
+UNSTAGED_RECORD = """NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id = k.job_id AND s.rec_num = k.rec_num)
+           AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
+                            WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)"""
+
 # The job's records (their raw keys) identical to one of the DMO's last promoted import (same raw
-# hash; %(previous)s ran with the same config), when that record was promoted as new, updated or
+# hash; %(previous)s ran with the same config; none when it is NULL), when that record was promoted as new, updated or
 # unchanged, its listing and listing_info are visible, and the listing_info was last written from
 # this very record (its raw_hash). Promotion, the only writer of listing_info and of the bridge,
 # wrote both from that record, so matching would find the same targets and nothing to change: such
@@ -69,10 +75,7 @@ FIND_THIN = [
            AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = p.target_listing_id AND NOT l.listing_visible)
            AND NOT EXISTS (SELECT 1 FROM public.listings l
                             WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')
-           -- not staged, nor in error, by a checkpointed file (none on a first attempt)
-           AND NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id = k.job_id AND s.rec_num = k.rec_num)
-           AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
-                            WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)""",
+           AND {UNSTAGED_RECORD}""",
     "RESET enable_nestloop",
 ]
 THIN_BY_FILE = "SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq"
@@ -87,12 +90,10 @@ SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, ra
 # Checkpointed files (%(files)s) holding a record that is neither staged, nor in error, nor staged
 # thin now: a record an earlier attempt skipped as unchanged that is no longer (its listing hidden
 # meanwhile, say). Such a file is staged again whole (REOPEN_FILES, committed before the workers).
-MISSING_RECORDS = """
+MISSING_RECORDS = f"""
 SELECT DISTINCT k.file_seq FROM staging.raw_keys k
  WHERE k.job_id = %(job)s AND k.file_seq = ANY(%(files)s)
-   AND NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id = k.job_id AND s.rec_num = k.rec_num)
-   AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
-                    WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)
+   AND {UNSTAGED_RECORD}
    AND NOT EXISTS (SELECT 1 FROM thin t WHERE t.rec_num = k.rec_num)
 """
 FILES_MISSING_RECORDS = [
