@@ -46,6 +46,8 @@ def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, data
         "records_read": sum(r.records_read for r in results),
         "raw_files_written": sum(not f.skipped for f in files),
         "already_imported": sum(r.already_imported for r in results),
+        # A file delivered again byte for byte: its raw files derived from the earlier job's, not parsed.
+        "same_file_as_jobs": MetadataValue.json([r.same_file_as_job for r in results if r.same_file_as_job]),
         "raw_files": path_list([object_store.uri(f.key) for f in files]),
         "raw_bytes": sum(f.size for f in files),
         "preview": previews.raw_preview(object_store, files[0].key) if files else MetadataValue.text("nothing new"),

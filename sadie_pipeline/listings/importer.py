@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -16,6 +17,12 @@ from sadie_pipeline.core.hashing import source_id_for
 from sadie_pipeline.listings.import_split import LineParts, TailProcess, start_tail
 from sadie_pipeline.listings.raw_files import RawLines, SplitWriter, WrittenFile, file_key
 from sadie_pipeline.listings.readers import Record, UnreadableFileError, iter_records
+from sadie_pipeline.listings.redelivery import (
+    EarlierImport,
+    NotDerivable,
+    derive_raw_files,
+    earlier_import_of_same_file,
+)
 from sadie_pipeline.listings.repository import Dmo, rows_of_job, set_job_state, snapshot_config
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -34,6 +41,8 @@ class ImportResult:
     files: list[WrittenFile] = field(default_factory=list)
     already_imported: bool = False
     sha256: str | None = None
+    source_bytes: int | None = None
+    same_file_as_job: int | None = None  # the earlier import whose raw files these were derived from
 
 
 def pending_inbox_keys(db: Database, store: ObjectStore, dmo: Dmo) -> list[str]:
@@ -48,28 +57,53 @@ def pending_inbox_keys(db: Database, store: ObjectStore, dmo: Dmo) -> list[str]:
 def import_inbox_file(db: Database, store: ObjectStore, dmo: Dmo, key: str, *, run_id: str | None = None,
                       imported_by: str = "0") -> ImportResult:
     """Idempotent per inbox key: a finished import is returned as is; an interrupted one resumes
-    without rewriting the raw files it already stored."""
+    without rewriting the raw files it already stored. A file the DMO delivered before, byte for
+    byte, is not parsed again: its raw files are derived from that import's (redelivery.py)."""
     with db.connect() as conn:
         job = _find_or_create_job(conn, dmo, key, run_id)
         if job["stage"] != "import":
             return ImportResult(job["id"], job["records_read"] or 0, already_imported=True)
-        config = snapshot_config(conn, job["id"], dmo)
-        existing = {r[0] for r in conn.execute(
-            "SELECT batch FROM pipeline.job_files WHERE job_id = %s AND stage = 'raw'", (job["id"],))}
-    job_id, day = job["id"], job["created_at"].date()
+        job_id, day = job["id"], job["created_at"].date()
+        config = snapshot_config(conn, job_id, dmo)
+        existing = frozenset(r[0] for r in conn.execute(
+            "SELECT batch FROM pipeline.job_files WHERE job_id = %s AND stage = 'raw'", (job_id,)))
+        size = store.size(key)
+        earlier = earlier_import_of_same_file(conn, store, dmo, job_id, key, size)
     try:
         # One transaction: the raw keys, streamed as the raw files are written, the files and the state.
         with db.connect() as conn:
-            with rows_of_job(conn, job_id, ["staging.raw_keys"]), conn.cursor() as cur, \
-                    cur.copy("COPY staging.raw_keys (job_id, file_seq, rec_num, raw_hash, source_id) FROM STDIN") as keys:
-                result = _write_raw_files(store, dmo, key, job_id, day, config, frozenset(existing), imported_by,
-                                          keys.write_row)
+            with rows_of_job(conn, job_id, ["staging.raw_keys"]):
+                result = _derive(conn, store, dmo, earlier, job_id, day, existing, imported_by) if earlier else None
+                if result is None:
+                    with conn.cursor() as cur, cur.copy(
+                            "COPY staging.raw_keys (job_id, file_seq, rec_num, raw_hash, source_id) FROM STDIN") as keys:
+                        result = _write_raw_files(store, dmo, key, job_id, day, config, existing, imported_by,
+                                                  keys.write_row)
+            result.source_bytes = size
             _record_files(conn, store, dmo, job_id, day, config, result)
     except UnreadableFileError as exc:
         with db.connect() as conn:
             set_job_state(conn, job_id, stage="import", status="failed", error=str(exc))
         raise
     return result
+
+
+def _now() -> str:
+    """A raw record's imported_at."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _derive(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, earlier: EarlierImport, job_id: int,
+            day: dt.date, existing: frozenset[int], imported_by: str) -> ImportResult | None:
+    """The redelivered file's raw files and keys, or None (nothing kept) when they cannot be derived."""
+    try:
+        with conn.transaction():  # a savepoint: the keys copied go if the files cannot be derived
+            files = derive_raw_files(conn, store, earlier, job_id, partial(file_key, "raw", dmo.slug, day, job_id),
+                                     existing, _now(), imported_by)
+    except NotDerivable:
+        return None
+    return ImportResult(job_id, sum(f.record_count for f in files), files, sha256=earlier.sha256,
+                        same_file_as_job=earlier.job_id)
 
 
 def _record_files(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, job_id: int, day: dt.date,
@@ -84,8 +118,8 @@ def _record_files(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, job_id
             """,
             (job_id, store.uri(f.key), config["transform"]["default_country"], dmo.id, day, f.seq, f.size, f.record_count),
         )
-    conn.execute("UPDATE pipeline.jobs SET records_read = %s, source_sha256 = %s WHERE id = %s",
-                 (result.records_read, result.sha256, job_id))
+    conn.execute("UPDATE pipeline.jobs SET records_read = %s, source_sha256 = %s, source_bytes = %s WHERE id = %s",
+                 (result.records_read, result.sha256, result.source_bytes, job_id))
     set_job_state(conn, job_id, stage="imported", status="succeeded")
 
 
@@ -111,9 +145,9 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     imp = config["import"]
     names = {CANONICAL_FIELDS[f]: col for f, col in config["transform"]["map_fields"].items()}
     name_col, city_col, id_col = names.get("name"), names.get("city"), names.get("explicit_source_id")
-    writer = SplitWriter(store, lambda seq: file_key("raw", dmo.slug, day, job_id, seq),
+    writer = SplitWriter(store, partial(file_key, "raw", dmo.slug, day, job_id),
                          imp["max_records_per_file"], imp["max_bytes_per_file"], existing)
-    raw_line = RawLines(dmo.id, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), imported_by)
+    raw_line = RawLines(dmo.id, _now(), imported_by)
     digest = hashlib.sha256()
     count = 0
     parts = _line_parts(raw_line, dmo.id, name_col, city_col, id_col)

@@ -33,7 +33,7 @@ class WrittenFile:
     skipped: bool = False  # already written by an earlier attempt; raw files are never rewritten
 
 
-class _Deflate:
+class Deflate:
     """A gzip stream with GzipFile's header (gzip.GzipFile(fileobj, "wb", level, mtime=0)),
     compressed by ISA-L (python-isal: several times faster than zlib; the stream is plain gzip,
     which any reader reads) with one call per chunk: its own gzip framing computes the CRC (no
@@ -195,7 +195,7 @@ class SplitWriter:
         stack = ExitStack()
         raw = stack.enter_context(self.store.open_write(self.key_for_seq(self._seq)))
         try:
-            self._part = _Part(self._seq, stack, _Deflate(raw, self.compresslevel))
+            self._part = _Part(self._seq, stack, Deflate(raw, self.compresslevel))
         except BaseException as exc:
             stack.__exit__(type(exc), exc, exc.__traceback__)
             raise
@@ -253,7 +253,7 @@ class SplitWriter:
 class _Part:
     seq: int
     stack: ExitStack
-    deflate: _Deflate
+    deflate: Deflate
 
 
 class GzipLines:
@@ -265,7 +265,7 @@ class GzipLines:
     MAX_PENDING = 4
 
     def __init__(self, fileobj: BinaryIO, compresslevel: int = 1):
-        self._gz = _Deflate(fileobj, compresslevel)
+        self._gz = Deflate(fileobj, compresslevel)
         self._background = _Background(self.MAX_PENDING)
         self._lines: list[bytes] = []
         self._size = 0
@@ -331,7 +331,7 @@ class RawLines:
     def __init__(self, dmo_id: int, imported_at: str, imported_by: str):
         dumps = orjson.dumps
         fixed = (b',"dmo_id":' + dumps(dmo_id)).replace(b"%", b"%%")
-        who = (b',"imported_at":' + dumps(imported_at) + b',"imported_by":' + dumps(imported_by)).replace(b"%", b"%%")
+        who = import_metadata(imported_at, imported_by).replace(b"%", b"%%")
         # The metadata after the rec_num, as one format each: for a plain source id (a sha1 hex
         # digest, most of the time), quoted as is, and for any other, as JSON.
         self._plain_after = fixed + b',"source_id":"%s"' + who + b',"raw_hash":"%s"}\n'
@@ -360,6 +360,13 @@ class RawLines:
 _dumps = orjson.dumps
 _blake2b = hashlib.blake2b
 _META_START = b',"rec_num":'
+
+
+def import_metadata(imported_at: str, imported_by: str) -> bytes:
+    """The part of a raw line's metadata that says who imported it and when: the same bytes in
+    every line of an import, and its only difference from the line another import of the same
+    file wrote."""
+    return b',"imported_at":' + _dumps(imported_at) + b',"imported_by":' + _dumps(imported_by)
 
 
 def raw_metadata(line: bytes) -> dict[str, Any]:

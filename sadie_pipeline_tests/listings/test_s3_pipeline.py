@@ -25,3 +25,16 @@ def test_import_stage_promote_on_s3(database, s3_object_store, s3_server, instan
     with database.connect() as conn:
         paths = [r[0] for r in conn.execute("SELECT s3_path FROM pipeline.job_files ORDER BY stage")]
     assert all(p.startswith(f"s3://{s3_object_store.bucket}/") for p in paths)
+
+
+def test_a_file_delivered_again_on_s3_has_its_raw_files_derived(database, s3_object_store, instance):
+    register(database, instance, "charlottetown-eats")
+    import_file(database, s3_object_store, instance, "charlottetown-eats", sample("charlottetown-eats.csv"))
+
+    result, summary = import_file(database, s3_object_store, instance, "charlottetown-eats",
+                                  sample("charlottetown-eats.csv"))
+
+    raw_meta = metadata(result, "listing_raw_files")
+    assert raw_meta["same_file_as_jobs"] == [summary["job_id"] - 1] and raw_meta["records_read"] == 20
+    assert "job-000002-01.jsonl.gz" in raw_meta["raw_files"]
+    assert summary["unchanged"] == 20 and summary["inserted"] == 0

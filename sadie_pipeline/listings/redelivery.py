@@ -1,0 +1,151 @@
+"""A redelivered file: an inbox file byte for byte the same as one the DMO imported before, under
+the same config. Its raw records are that import's but for this import's own metadata (when and by
+whom, raw_files.import_metadata), so its raw files are derived from the earlier import's
+(decompressed, that metadata replaced, compressed again) and its raw keys copied in SQL, instead of
+parsing the file again. They come out as parsing would write them: the same lines, rec_nums and
+file boundaries (a different length of metadata would move the boundaries: then the file is parsed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import psycopg
+from isal import igzip
+
+from sadie_pipeline.listings.raw_files import (
+    Deflate,
+    WrittenFile,
+    file_key,
+    import_metadata,
+    iter_lines_gz,
+    raw_metadata,
+)
+from sadie_pipeline.listings.repository import Dmo
+from sadie_pipeline.resources.object_store import ObjectStore
+
+_CHUNK_BYTES = 4 << 20
+_THREADS = 2  # ISA-L lets go of the GIL: two files at once
+_META_START = b',"rec_num":'
+
+# The DMO's earlier imports of a file of this size, under the same config, whose raw files and raw
+# keys are complete (a failed import never got past stage 'import'), latest first.
+_EARLIER_IMPORTS = """
+SELECT j.id, j.source_sha256
+  FROM pipeline.jobs j
+  JOIN pipeline.job_configs c ON c.job_id = j.id
+  JOIN pipeline.job_configs me ON me.job_id = %(job)s
+ WHERE j.dmo_id = %(dmo)s AND j.id <> %(job)s AND j.source_bytes = %(bytes)s AND j.stage <> 'import'
+   AND j.source_sha256 IS NOT NULL AND c.config_params = me.config_params
+   AND j.records_read = (SELECT coalesce(sum(f.record_count), 0) FROM pipeline.job_files f
+                          WHERE f.job_id = j.id AND f.stage = 'raw')
+   AND j.records_read = (SELECT count(*) FROM staging.raw_keys k WHERE k.job_id = j.id)
+ ORDER BY j.id DESC
+"""
+
+COPY_RAW_KEYS = """
+INSERT INTO staging.raw_keys (job_id, file_seq, rec_num, raw_hash, source_id)
+SELECT %(job)s, file_seq, rec_num, raw_hash, source_id FROM staging.raw_keys
+ WHERE job_id = %(earlier)s AND NOT file_seq = ANY(%(existing)s)
+"""
+
+
+class NotDerivable(Exception):
+    """The earlier raw files do not read as expected (another line format): parse the file."""
+
+
+@dataclass(frozen=True)
+class EarlierImport:
+    job_id: int
+    sha256: str
+    files: list[tuple[int, str, int]]  # (seq, raw file key, records)
+
+
+def earlier_import_of_same_file(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, job_id: int, key: str,
+                                size: int) -> EarlierImport | None:
+    """The DMO's latest earlier import of the very bytes of `key`, under this job's config. The file
+    is read (hashed) only when an earlier import of a file of its size exists."""
+    earlier = conn.execute(_EARLIER_IMPORTS, {"job": job_id, "dmo": dmo.id, "bytes": size}).fetchall()
+    if not earlier:
+        return None
+    digest = _sha256(store, key)
+    match = next((job for job, sha in earlier if sha == digest), None)
+    if match is None:
+        return None
+    files = conn.execute(
+        """SELECT batch, file_date, record_count FROM pipeline.job_files
+            WHERE job_id = %s AND stage = 'raw' ORDER BY batch""", (match,)).fetchall()
+    return EarlierImport(match, digest, [(seq, file_key("raw", dmo.slug, day, match, seq), n) for seq, day, n in files])
+
+
+def _sha256(store: ObjectStore, key: str) -> str:
+    digest = hashlib.sha256()
+    with store.open_read(key) as raw:
+        while data := raw.read(1 << 20):
+            digest.update(data)
+    return digest.hexdigest()
+
+
+def derive_raw_files(conn: psycopg.Connection, store: ObjectStore, earlier: EarlierImport, job_id: int,
+                     key_for_seq: Callable[[int], str], existing: frozenset[int], imported_at: str,
+                     imported_by: str) -> list[WrittenFile]:
+    """This job's raw files and raw keys from the earlier import's (the parts in `existing`, written
+    by an earlier attempt, are kept); NotDerivable when its files cannot be read so."""
+    if not earlier.files:
+        raise NotDerivable("the earlier import has no raw files")
+    first_line = next(iter_lines_gz(store, earlier.files[0][1]), b"")
+    meta = raw_metadata(first_line) if first_line else {}
+    if "imported_at" not in meta or "imported_by" not in meta:
+        raise NotDerivable("the earlier raw lines carry no import metadata")
+    old = import_metadata(meta["imported_at"], meta["imported_by"])
+    new = import_metadata(imported_at, imported_by)
+    if len(old) != len(new):
+        raise NotDerivable("metadata of another length: the files would be cut elsewhere")
+
+    def derive(file: tuple[int, str, int]) -> WrittenFile:
+        seq, earlier_key, records = file
+        key = key_for_seq(seq)
+        if seq in existing:
+            return WrittenFile(seq, key, records, store.size(key), skipped=True)
+        _rewrite(store, earlier_key, key, records, old, new)
+        return WrittenFile(seq, key, records, store.size(key))
+
+    with ThreadPoolExecutor(_THREADS, thread_name_prefix="redelivery") as pool:
+        files = pool.map(derive, earlier.files)
+        # Meanwhile (psycopg lets go of the GIL while it waits for the server):
+        conn.execute(COPY_RAW_KEYS, {"job": job_id, "earlier": earlier.job_id, "existing": sorted(existing)})
+        return list(files)
+
+
+def _rewrite(store: ObjectStore, earlier_key: str, key: str, records: int, old: bytes, new: bytes) -> None:
+    lines = 0
+    with store.open_read(earlier_key) as raw, igzip.GzipFile(fileobj=raw, mode="rb") as gz, \
+            store.open_write(key) as out:
+        deflate, rest = Deflate(out, 1), b""
+        while chunk := gz.read(_CHUNK_BYTES):
+            data = rest + chunk
+            cut = data.rfind(b"\n") + 1
+            data, rest = data[:cut], data[cut:]
+            count = data.count(b"\n")
+            lines += count
+            deflate.compress(_replaced(data, count, old, new))
+        if rest or lines != records:
+            raise NotDerivable(f"{earlier_key}: {lines} lines for {records} records")
+        deflate.finish()
+
+
+def _replaced(data: bytes, lines: int, old: bytes, new: bytes) -> bytes:
+    """The lines with `old` replaced in their metadata. Once per line is the rule; a record whose
+    own content holds those bytes too is done line by line, in its metadata only."""
+    if data.count(old) == lines:
+        return data.replace(old, new)
+    out = []
+    for line in data.splitlines(keepends=True):
+        start = line.rfind(_META_START)
+        if start < 0 or line.count(old, start) != 1:
+            raise NotDerivable("a raw line without the earlier import's metadata")
+        out.append(line[:start] + line[start:].replace(old, new))
+    return b"".join(out)
