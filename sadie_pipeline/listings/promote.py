@@ -49,7 +49,6 @@ class _Batch:
     jobs: list[int] = field(default_factory=list)
     l_insert: int = 0
     l_update: int = 0
-    l_touch: int = 0
     li_insert: int = 0
     li_update: int = 0
     li_touch: int = 0
@@ -66,7 +65,6 @@ class _Batch:
             batch.actions[action] = batch.actions.get(action, 0) + n
             batch.l_insert += n * (l_action == "insert")
             batch.l_update += n * (l_action == "update")
-            batch.l_touch += n * (l_action == "unchanged" and action is not None and action != "delete")
             batch.li_insert += n * (li_action == "insert")
             batch.li_update += n * (li_action == "update")
             batch.li_touch += n * (li_action == "unchanged")
@@ -155,8 +153,6 @@ def _apply(conn: psycopg.Connection, config: dict[str, Any], b: _Batch, params: 
         conn.execute(sql.UPDATE_LISTING_INFO.format(listing_info_set=sets["listing_info"]), params)
     if b.li_touch:
         conn.execute(sql.TOUCH_UNCHANGED_INFO, params)
-    if b.l_touch:
-        conn.execute(sql.TOUCH_UNCHANGED_LISTINGS, params)
     if b.deletes:
         conn.execute(sql.SOFT_DELETE_INFO, params)
     if b.listing_deletes:

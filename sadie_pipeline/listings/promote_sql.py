@@ -76,9 +76,9 @@ SELECT p.new_location_id, s.address1, s.address2, s.city, s.state, s.zip, s.coun
 
 INSERT_LISTINGS = """
 INSERT INTO public.listings (id, name, category, google_place_id, location_id, listing_match_hash, l_hash,
-                             location_hash, last_job_id, last_seen_at)
+                             location_hash)
 SELECT p.target_listing_id, s.name, s.category, s.google_place_id, p.new_location_id, s.listing_match_hash,
-       s.l_hash, s.location_hash, s.job_id, now()
+       s.l_hash, s.location_hash
   FROM promo p JOIN staging.listings s ON s.id = p.id WHERE p.l_action = 'insert'
 """
 
@@ -104,7 +104,7 @@ UPDATE public.locations loc SET {locations_set}, updated_at = now()
 UPDATE_LISTINGS = """
 UPDATE public.listings l SET {listings_set}, l_hash = s.l_hash, location_hash = s.location_hash,
        listing_match_hash = s.listing_match_hash, listing_visible = true, listing_status = 'active',
-       manually_modified = false, updated_at = now(), last_job_id = s.job_id, last_seen_at = now()
+       manually_modified = false, updated_at = now()
   FROM promo p JOIN staging.listings s ON s.id = p.id
  WHERE p.l_action = 'update' AND l.id = p.target_listing_id
 """
@@ -199,14 +199,11 @@ UPDATE public.listing_info li SET {listing_info_set}, li_hash = i.li_hash, conta
  WHERE (p.li_action = 'update' OR p.l_action = 'update') AND li.id = p.target_listing_info_id
 """
 
-# Unchanged rows: promo's targets are all they need (a thin staged row has nothing else).
+# Unchanged rows: promo's targets are all they need (a thin staged row has nothing else). (A
+# listing's last sighting is that of its listing_info rows: the view public.listing_last_seen.)
 TOUCH_UNCHANGED_INFO = """
 UPDATE public.listing_info li SET last_seen_at = now(), last_job_id = p.job_id, raw_hash = p.raw_hash
   FROM promo p WHERE p.li_action = 'unchanged' AND li.id = p.target_listing_info_id
-"""
-TOUCH_UNCHANGED_LISTINGS = """
-UPDATE public.listings l SET last_seen_at = now(), last_job_id = p.job_id
-  FROM promo p WHERE p.l_action = 'unchanged' AND p.action <> 'delete' AND l.id = p.target_listing_id
 """
 
 SOFT_DELETE_INFO = """

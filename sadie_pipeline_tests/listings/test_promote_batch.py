@@ -77,9 +77,8 @@ def test_unchanged_rows_promote_from_their_keys_alone(database, local_object_sto
     assert (meta["promoted_unchanged"], meta["promoted_total"], meta["live_listings"]) == (35, 35, 35)
     with database.connect() as conn:
         assert public_rows(conn) == before
-        seen = conn.execute("""SELECT count(*) FILTER (WHERE l.last_job_id = %(job)s),
-                                      count(*) FILTER (WHERE li.last_job_id = %(job)s)
-                                 FROM public.listing_info li JOIN public.listings l ON l.id = li.listing_id""",
+        seen = conn.execute("""SELECT (SELECT count(*) FROM public.listing_last_seen WHERE last_job_id = %(job)s),
+                                      (SELECT count(*) FROM public.listing_info WHERE last_job_id = %(job)s)""",
                             {"job": job_id}).fetchone()
         promoted = conn.execute("""SELECT count(*) FROM staging.listings s JOIN pipeline.jobs j ON j.id = s.job_id
                                     WHERE s.job_id = %s AND s.action = 'unchanged'

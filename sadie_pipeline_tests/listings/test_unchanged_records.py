@@ -147,3 +147,22 @@ def test_a_new_record_fuzzily_matched_to_the_listing_of_an_unchanged_one_is_its_
         old_id = conn.execute("SELECT id FROM staging.listings WHERE job_id = %s AND rec_num = 2",
                               (again["job_id"],)).fetchone()[0]
     assert (new["action"], new["duplicate_of"], new["ok_to_promote"]) == ("duplicate", old_id, False)
+
+
+def test_a_listing_was_last_seen_when_its_latest_dmo_record_was(tmp_path, database, local_object_store, instance):
+    register(database, instance, "dmo-a", CONFIG)
+    register(database, instance, "dmo-b", CONFIG)
+    a, b = write_csv(tmp_path / "a.csv", [GRILL, INN]), write_csv(tmp_path / "b.csv", [GRILL])
+
+    def last_seen() -> dict[str, tuple[int, str]]:
+        with database.connect() as conn:
+            return {name: (job, slug) for name, job, slug in conn.execute(
+                """SELECT l.name, s.last_job_id, d.slug FROM public.listing_last_seen s
+                     JOIN public.listings l ON l.id = s.listing_id JOIN public.dmos d ON d.id = s.dmo_id""")}
+
+    _, first = import_file(database, local_object_store, instance, "dmo-a", a)
+    _, other = import_file(database, local_object_store, instance, "dmo-b", b)
+    assert last_seen() == {GRILL["Name"]: (other["job_id"], "dmo-b"), INN["Name"]: (first["job_id"], "dmo-a")}
+
+    _, again = import_file(database, local_object_store, instance, "dmo-a", a)  # both unchanged: touched
+    assert last_seen() == {GRILL["Name"]: (again["job_id"], "dmo-a"), INN["Name"]: (again["job_id"], "dmo-a")}
