@@ -8,6 +8,7 @@ file boundaries (a different length of metadata would move the boundaries: then 
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 import psycopg
 from isal import igzip
+from isal.isal_zlib import error as IsalError
 
 from sadie_pipeline.listings.raw_files import (
     Deflate,
@@ -30,6 +32,7 @@ from sadie_pipeline.resources.object_store import ObjectStore
 _CHUNK_BYTES = 4 << 20
 _THREADS = 2  # ISA-L lets go of the GIL: two files at once
 _META_START = b',"rec_num":'
+_UNREADABLE = (FileNotFoundError, EOFError, gzip.BadGzipFile, IsalError)
 
 # The DMO's earlier imports of a file of this size, under the same config, whose raw files and raw
 # keys are complete (a failed import never got past stage 'import'), latest first.
@@ -96,7 +99,10 @@ def derive_raw_files(conn: psycopg.Connection, store: ObjectStore, earlier: Earl
     by an earlier attempt, are kept); NotDerivable when its files cannot be read so."""
     if not earlier.files:
         raise NotDerivable("the earlier import has no raw files")
-    first_line = next(iter_lines_gz(store, earlier.files[0][1]), b"")
+    try:
+        first_line = next(iter_lines_gz(store, earlier.files[0][1]), b"")
+    except _UNREADABLE as exc:
+        raise NotDerivable(f"{earlier.files[0][1]}: {exc}") from exc
     meta = raw_metadata(first_line) if first_line else {}
     if "imported_at" not in meta or "imported_by" not in meta:
         raise NotDerivable("the earlier raw lines carry no import metadata")
@@ -122,19 +128,22 @@ def derive_raw_files(conn: psycopg.Connection, store: ObjectStore, earlier: Earl
 
 def _rewrite(store: ObjectStore, earlier_key: str, key: str, records: int, old: bytes, new: bytes) -> None:
     lines = 0
-    with store.open_read(earlier_key) as raw, igzip.GzipFile(fileobj=raw, mode="rb") as gz, \
-            store.open_write(key) as out:
-        deflate, rest = Deflate(out, 1), b""
-        while chunk := gz.read(_CHUNK_BYTES):
-            data = rest + chunk
-            cut = data.rfind(b"\n") + 1
-            data, rest = data[:cut], data[cut:]
-            count = data.count(b"\n")
-            lines += count
-            deflate.compress(_replaced(data, count, old, new))
-        if rest or lines != records:
-            raise NotDerivable(f"{earlier_key}: {lines} lines for {records} records")
-        deflate.finish()
+    try:
+        with store.open_read(earlier_key) as raw, igzip.GzipFile(fileobj=raw, mode="rb") as gz, \
+                store.open_write(key) as out:
+            deflate, rest = Deflate(out, 1), b""
+            while chunk := gz.read(_CHUNK_BYTES):
+                data = rest + chunk
+                cut = data.rfind(b"\n") + 1
+                data, rest = data[:cut], data[cut:]
+                count = data.count(b"\n")
+                lines += count
+                deflate.compress(_replaced(data, count, old, new))
+            if rest or lines != records:
+                raise NotDerivable(f"{earlier_key}: {lines} lines for {records} records")
+            deflate.finish()
+    except _UNREADABLE as exc:  # the earlier raw file gone or damaged: the file is parsed instead
+        raise NotDerivable(f"{earlier_key}: {exc}") from exc
 
 
 def _replaced(data: bytes, lines: int, old: bytes, new: bytes) -> bytes:

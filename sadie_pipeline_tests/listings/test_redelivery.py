@@ -166,3 +166,21 @@ def test_the_metadata_is_replaced_in_the_metadata_only():
     assert out[0].count(b"2026-01-01") == 1  # the record's own value is kept
     with pytest.raises(NotDerivable):
         _replaced(_line({"Name": "Inn"}, "2025-12-31T00:00:00+00:00"), 1, old, new)
+
+
+@pytest.mark.parametrize(("damage", "file"), [("gone", 0), ("gone", 1), ("not gzip", 0), ("not gzip", 1)])
+def test_earlier_raw_files_gone_or_damaged_have_the_file_parsed(tmp_path, database, local_object_store, damage, file):
+    dmo = _dmo(database, "dmo-a")
+    path = write_csv(tmp_path / "a.csv", [GRILL, INN, PUB])
+    first = import_inbox_file(database, local_object_store, dmo, drop_in_inbox(local_object_store, "dmo-a", path))
+    earlier = Path(local_object_store.local_root) / first.files[file].key
+    if damage == "gone":
+        earlier.unlink()
+    else:
+        earlier.write_bytes(b"not gzip at all")
+
+    again = import_inbox_file(database, local_object_store, dmo, drop_in_inbox(local_object_store, "dmo-a", path))
+
+    assert again.same_file_as_job is None and again.records_read == 3
+    assert [len(lines) for lines in _raw_lines(database, local_object_store, again.job_id).values()] == [2, 1]
+    assert len(_raw_keys(database, again.job_id)) == 3
