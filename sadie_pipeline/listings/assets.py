@@ -82,6 +82,8 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
             "files_staged": result.files_staged,
             "files_resumed": result.files_resumed,
             "records_reused": result.records_reused,
+            # Records still under review in the last import, sent again as they were: data copied, not transformed.
+            "records_copied": result.records_copied,
             "transformed_files": path_list([object_store.uri(k) for k in result.transformed_keys]),
             "preview": preview,
             "errors_preview": errors_preview,

@@ -50,6 +50,7 @@ class StageResult:
     files_staged: int = 0
     files_resumed: int = 0
     records_reused: int = 0
+    records_copied: int = 0
     actions: dict[str, int] = field(default_factory=dict)
     needs_review: int = 0
     transformed_keys: list[str] = field(default_factory=list)
@@ -87,19 +88,21 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
                 WHERE r.job_id = %s AND r.stage = 'raw' ORDER BY r.batch""",
             (job_id,),
         ).fetchall()
-        thin = _find_thin(conn, dmo, job_id)
+        reused = _find_reused(conn, dmo, job_id)
         reopened = _reopen_files_missing_records(db, conn, job_id, [batch for _, batch, _, _, done in files if done])
-        result = StageResult(job_id, records_reused=sum(map(len, thin.values())))
+        result = StageResult(job_id, records_reused=reused.thin,
+                             records_copied=sum(len(t[0]) for t in reused.twins.values()))
         todo = []
         for file_id, batch, day, records, done in files:
             result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
             if done and batch not in reopened:
                 result.files_resumed += 1
             else:
-                todo.append(FileTask(file_id, batch, day, records, thin.get(batch, frozenset())))
+                todo.append(FileTask(file_id, batch, day, records, reused.thin_by_file.get(batch, frozenset()),
+                                     *reused.twins.get(batch, ((), ()))))
         job = JobContext(db.resolved_url(), store.model_dump(), dmo, job_id, config)
         _stage_files(job, todo, workers if workers is not None else min(2, os.cpu_count() or 1), log,
-                     meanwhile=lambda: _alongside_files(conn, dmo, job_id, write_thin=bool(thin)))
+                     meanwhile=lambda: _alongside_files(conn, dmo, job_id, reused))
         result.files_staged = len(todo)
         _resolve(conn, dmo, job_id, config)
         set_job_state(conn, job_id, stage="staged", status="succeeded")
@@ -115,10 +118,20 @@ def _hold_job(conn: psycopg.Connection, job_id: int) -> bool:
     return row is not None and row[0] in ("imported", "stage")
 
 
-def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, frozenset[int]]:
+@dataclass(frozen=True)
+class _Reused:
+    """The job's records staged from earlier rows instead of their raw lines, by file: thin rows'
+    rec_nums (written by _alongside_files), and twins' rec_nums and data rows (copied by the files'
+    workers)."""
+    thin: int
+    thin_by_file: dict[int, frozenset[int]]
+    twins: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+def _find_reused(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> _Reused:
     """The job's records not staged yet that the DMO sent unchanged since its last promoted import
-    run with the same config (sql.FIND_THIN; none without one), by file: kept in `thin` for
-    _alongside_files."""
+    run with the same config (none without one): those staged thin (sql.FIND_THIN, kept in `thin`
+    for _alongside_files), and those still under review there (sql.TWINS_BY_FILE)."""
     previous = conn.execute(
         """SELECT max(j.id) FROM pipeline.jobs j
              JOIN pipeline.job_configs c ON c.job_id = j.id
@@ -126,9 +139,16 @@ def _find_thin(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> dict[int, fro
             WHERE j.dmo_id = %(dmo)s AND j.id < %(job)s AND j.stage = 'promoted' AND c.config_params = me.config_params""",
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()[0]
+    params = {"job": job_id, "previous": previous, "dmo": dmo.id}
     for stmt in sql.FIND_THIN:
-        conn.execute(stmt, {"job": job_id, "previous": previous})
-    return {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(sql.THIN_BY_FILE)}
+        conn.execute(stmt, params)
+    thin = {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(sql.THIN_BY_FILE)}
+    twins = {}
+    for stmt in sql.FIND_TWINS if previous is not None else ():
+        found = conn.execute(stmt, params)
+        if stmt is sql.TWINS_BY_FILE:
+            twins = {batch: (tuple(rec_nums), tuple(data_ids)) for batch, rec_nums, data_ids in found}
+    return _Reused(sum(map(len, thin.values())), thin, twins)
 
 
 def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id: int, done: list[int]) -> set[int]:
@@ -149,10 +169,10 @@ def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id
     return set(files)
 
 
-def _alongside_files(conn: psycopg.Connection, dmo: Dmo, job_id: int, write_thin: bool) -> None:
-    """The stage's transaction while the files are staged: the records _find_thin kept, staged thin,
-    then the waiting rows of older jobs superseded (whatever this job's resolution finds)."""
-    if write_thin:
+def _alongside_files(conn: psycopg.Connection, dmo: Dmo, job_id: int, reused: _Reused) -> None:
+    """The stage's transaction while the files are staged: the records _find_reused kept in `thin`,
+    staged thin, then the waiting rows of older jobs superseded (whatever this job's resolution finds)."""
+    if reused.thin:
         with rows_of_job(conn, job_id, ["staging.listings"]):
             conn.execute(sql.WRITE_THIN)
     for stmt in sql.SUPERSEDE_OLDER:
@@ -187,7 +207,9 @@ class FileTask:
     batch: int
     day: dt.date
     records: int
-    thin: frozenset[int] = frozenset()  # rec_nums of the file already staged thin
+    thin: frozenset[int] = frozenset()  # rec_nums of the file staged thin (not read)
+    twins: tuple[int, ...] = ()  # rec_nums of the file copied from the staged rows data_ids (not read)
+    data_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,18 +238,19 @@ def _stage_file_in_worker(task: FileTask) -> FileTask:
 
 
 def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTask, transformer: RecordTransformer) -> None:
-    """The file's records not staged thin, in one transaction: their staged rows, their errors and
-    the file's checkpoint row (its transformed file: the records transformed). A file staged
-    thin throughout is not read."""
+    """The file's records not staged thin, in one transaction: their staged rows (transformed, or
+    copied from their twins), their errors and the file's checkpoint row (its transformed file: the
+    records transformed). A file staged thin or copied throughout is not read."""
     job_id, dmo, batch = job.job_id, job.dmo, task.batch
     staged: list[dict[str, Any]] = []
     errors: list[tuple[Any, ...]] = []
+    skip = task.thin.union(task.twins) if task.twins else task.thin
     out_key = file_key("transformed", dmo.slug, task.day, job_id, batch)
     with store.open_write(out_key) as fh, GzipLines(fh) as out:
         lines = iter_lines_gz(store, file_key("raw", dmo.slug, task.day, job_id, batch)) \
-            if task.records > len(task.thin) else ()
+            if task.records > len(skip) else ()
         for line in lines:
-            if task.thin and raw_rec_num(line) in task.thin:
+            if skip and raw_rec_num(line) in skip:
                 continue
             raw = orjson.loads(line)
             res = transformer(raw)
@@ -242,7 +265,8 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             out.write(dumps_line(res.record))
     with db.connect() as conn:
         ids = [r[0] for r in conn.execute(
-            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged),))]
+            "SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %s)", (len(staged) + len(task.twins),))]
+        ids, twin_ids = ids[:len(staged)], ids[len(staged):]
         # The staged rows' foreign keys: job_id checked by rows_of_job; listing_info -> listings holds
         # by construction when both COPYs write every row: each info row's parent is the listings
         # row written just before from the same id, in this transaction, where nothing can remove it.
@@ -260,6 +284,12 @@ def _stage_file(db: Database, store: ObjectStore, job: JobContext, task: FileTas
             if trusted and (parents, cur.rowcount) != (len(staged), len(staged)):
                 raise psycopg.errors.ForeignKeyViolation(
                     f"{cur.rowcount} staged listing_info rows written for {parents} listings rows")
+            if task.twins:
+                params = {"job": job_id, "file_seq": batch, "ids": twin_ids, "rec_nums": list(task.twins),
+                          "data_ids": list(task.data_ids)}
+                copied = [cur.execute(stmt, params).rowcount for stmt in sql.COPY_TWINS]
+                if copied != [len(task.twins)] * 2:  # a data row gone meanwhile: a retry transforms them
+                    raise RuntimeError(f"{copied} of {len(task.twins)} records of file {batch} copied from their twins")
         with conn.cursor() as cur:
             if errors:
                 cur.executemany(

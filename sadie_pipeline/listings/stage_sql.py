@@ -50,9 +50,10 @@ UNSTAGED_RECORD = """NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id
 # unchanged, its listing and listing_info are visible, and the listing_info was last written from
 # this very record (its raw_hash). Promotion, the only writer of listing_info and of the bridge,
 # wrote both from that record, so matching would find the same targets and nothing to change: such
-# a record is staged thin, pointing at the row holding the data. Anything else is transformed and
-# matched. Each raw key meets at most one such row: a record's source_id follows from its content,
-# and the rows of a job that are not duplicates have distinct source_ids. (rec_num is unique in a job.)
+# a record is staged thin, pointing at the row holding the data. Anything else is matched, and
+# transformed unless a twin under review holds its data (below). Each raw key meets at most one such
+# row: a record's source_id follows from its content, and the rows of a job that are not duplicates
+# have distinct source_ids. (rec_num is unique in a job.)
 # FIND_THIN keeps them in `thin` (THIN_BY_FILE: their rec_nums by file, which the files' workers
 # skip); WRITE_THIN stages them while the workers transform the other records.
 FIND_THIN = [
@@ -79,6 +80,31 @@ FIND_THIN = [
     "RESET enable_nestloop",
 ]
 THIN_BY_FILE = "SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq"
+
+# Records still under review in that import (a possible duplicate or an unsure match: staged, not
+# promoted) that the DMO sent again as they were: transformed the same way, so each file's worker
+# copies their staged data from that earlier row (COPY_TWINS) instead of reading and transforming
+# them again. They are full rows, matched and resolved like any other. Under review is what the
+# partial index on decided rows holds: a handful, not the whole earlier job. By file: rec_nums and
+# the rows to copy, in the same order.
+TWINS_BY_FILE = f"""
+SELECT file_seq, array_agg(rec_num ORDER BY rec_num), array_agg(data_id ORDER BY rec_num) FROM (
+    SELECT DISTINCT ON (k.rec_num) k.file_seq, k.rec_num, p.id AS data_id
+      FROM staging.listings p
+      JOIN staging.raw_keys k ON k.raw_hash = p.raw_hash
+     WHERE k.job_id = %(job)s AND p.job_id = %(previous)s AND p.dmo_id = %(dmo)s
+       AND p.review_status IN ('pending', 'approved', 'rejected')
+       AND p.reused_from IS NULL AND p.rec_num IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM thin t WHERE t.rec_num = k.rec_num)
+       AND {UNSTAGED_RECORD}
+     ORDER BY k.rec_num, p.id) t
+ GROUP BY file_seq
+"""
+FIND_TWINS = [
+    "SET LOCAL enable_nestloop = off",  # the raw keys and the rows under review joined by hashing
+    TWINS_BY_FILE,
+    "RESET enable_nestloop",
+]
 WRITE_THIN = f"""
 INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
 SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, raw_hash, source_id, listing_match_hash,
@@ -86,6 +112,17 @@ SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, ra
        true
   FROM thin
 """
+# A file's twins (TWINS_BY_FILE), staged with their new ids: %(ids)s, %(rec_nums)s and the rows holding
+# their data, %(data_ids)s, in the same order.
+_TWINS = "unnest(%(ids)s::bigint[], %(rec_nums)s::int[], %(data_ids)s::bigint[]) AS t(id, rec_num, data_id)"
+COPY_TWINS = [
+    f"""INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, {", ".join(LISTING_DATA_COLUMNS)})
+        SELECT t.id, %(job)s, d.dmo_id, %(file_seq)s, t.rec_num, {", ".join("d." + c for c in LISTING_DATA_COLUMNS)}
+          FROM {_TWINS} JOIN staging.listings d ON d.id = t.data_id""",
+    f"""INSERT INTO staging.listing_info (id, job_id, {", ".join(INFO_DATA_COLUMNS)})
+        SELECT t.id, %(job)s, {", ".join("d." + c for c in INFO_DATA_COLUMNS)}
+          FROM {_TWINS} JOIN staging.listing_info d ON d.id = t.data_id""",
+]
 
 # Checkpointed files (%(files)s) holding a record that is neither staged, nor in error, nor staged
 # thin now: a record an earlier attempt skipped as unchanged that is no longer (its listing hidden
