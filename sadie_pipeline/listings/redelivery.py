@@ -101,9 +101,9 @@ def derive_raw_files(conn: psycopg.Connection, store: ObjectStore, earlier: Earl
         raise NotDerivable("the earlier import has no raw files")
     try:
         first_line = next(iter_lines_gz(store, earlier.files[0][1]), b"")
-    except _UNREADABLE as exc:
+        meta = raw_metadata(first_line) if first_line else {}
+    except (*_UNREADABLE, ValueError) as exc:  # ValueError: not JSON lines
         raise NotDerivable(f"{earlier.files[0][1]}: {exc}") from exc
-    meta = raw_metadata(first_line) if first_line else {}
     if "imported_at" not in meta or "imported_by" not in meta:
         raise NotDerivable("the earlier raw lines carry no import metadata")
     old = import_metadata(meta["imported_at"], meta["imported_by"])

@@ -168,7 +168,8 @@ def test_the_metadata_is_replaced_in_the_metadata_only():
         _replaced(_line({"Name": "Inn"}, "2025-12-31T00:00:00+00:00"), 1, old, new)
 
 
-@pytest.mark.parametrize(("damage", "file"), [("gone", 0), ("gone", 1), ("not gzip", 0), ("not gzip", 1)])
+@pytest.mark.parametrize(("damage", "file"), [("gone", 0), ("gone", 1), ("not gzip", 0), ("not gzip", 1),
+                                             ("not json", 0)])
 def test_earlier_raw_files_gone_or_damaged_have_the_file_parsed(tmp_path, database, local_object_store, damage, file):
     dmo = _dmo(database, "dmo-a")
     path = write_csv(tmp_path / "a.csv", [GRILL, INN, PUB])
@@ -176,8 +177,10 @@ def test_earlier_raw_files_gone_or_damaged_have_the_file_parsed(tmp_path, databa
     earlier = Path(local_object_store.local_root) / first.files[file].key
     if damage == "gone":
         earlier.unlink()
-    else:
+    elif damage == "not gzip":
         earlier.write_bytes(b"not gzip at all")
+    else:
+        earlier.write_bytes(gzip.compress(b"not json\nat all\n"))
 
     again = import_inbox_file(database, local_object_store, dmo, drop_in_inbox(local_object_store, "dmo-a", path))
 
