@@ -99,6 +99,8 @@ GRILL = {"Name": "Harbourfront Grill", "Address": "12 Water St", "City": "Charlo
          "Phone": "902-555-0100", "Description": "Seafood on the wharf."}
 INN = {"Name": "Blue Heron Inn", "Address": "4 Main St", "City": "Souris", "Phone": "902-555-0101",
        "Description": "Rooms by the sea."}
+PUB = {"Name": "Olde Dublin Pub", "Address": "131 Sydney St", "City": "Charlottetown", "Phone": "902-555-0102",
+       "Description": "Irish pub."}
 
 
 def waiting_on_a_lock(database: Database, count: int) -> bool:

@@ -14,6 +14,7 @@ from sadie_pipeline.listings.raw_files import iter_jsonl_gz, iter_lines_gz, raw_
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
     INN,
+    PUB,
     import_file,
     metadata,
     register,
@@ -26,8 +27,6 @@ from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
-PUB = {"Name": "Olde Dublin Pub", "Address": "131 Sydney St", "City": "Charlottetown", "Phone": "902-555-0102",
-       "Description": "Irish pub."}
 HALL = {"Name": "Harbour Hall", "Address": "2 Water St", "City": "Charlottetown", "Phone": "902-555-0177",
         "Description": "Concerts."}
 CAFE = {"Name": "Bluefin Cafe", "Address": "9 Queen St", "City": "Charlottetown", "Phone": "902-555-0190",

@@ -17,6 +17,7 @@ from sadie_pipeline.listings.repository import upsert_dmo
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
     INN,
+    PUB,
     drop_in_inbox,
     import_file,
     metadata,
@@ -25,8 +26,6 @@ from sadie_pipeline_tests.listings.helpers import (
 )
 from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
-PUB = {"Name": "Olde Dublin Pub", "Address": "131 Sydney St", "City": "Charlottetown", "Phone": "902-555-0102",
-       "Description": "Irish pub."}
 SMALL_FILES = {**CONFIG, "import": {"max_records_per_file": 2}}  # three records make two raw files
 
 

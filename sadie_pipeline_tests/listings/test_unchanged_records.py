@@ -12,6 +12,7 @@ from sadie_pipeline.listings.stage_sql import INFO_DATA_COLUMNS, LISTING_DATA_CO
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
     INN,
+    PUB,
     drop_in_inbox,
     import_file,
     metadata,
@@ -23,8 +24,6 @@ from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
-PUB = {"Name": "Olde Dublin Pub", "Address": "131 Sydney St", "City": "Charlottetown", "Phone": "902-555-0102",
-       "Description": "Irish pub."}
 
 
 def _staged(database, job_id: int) -> dict[str, dict]:
