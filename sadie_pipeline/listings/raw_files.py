@@ -359,7 +359,7 @@ class RawLines:
 
 _dumps = orjson.dumps
 _blake2b = hashlib.blake2b
-_META_START = b',"rec_num":'
+METADATA_START = b',"rec_num":'  # where a raw line's metadata begins (see RawLines)
 
 
 def import_metadata(imported_at: str, imported_by: str) -> bytes:
@@ -372,7 +372,7 @@ def import_metadata(imported_at: str, imported_by: str) -> bytes:
 def raw_metadata(line: bytes) -> dict[str, Any]:
     """The metadata columns of a raw line (see RawLines), without decoding the record itself.
     Inside JSON strings a quote is escaped, so the last `,"rec_num":` is the metadata's key."""
-    start = line.rfind(_META_START)
+    start = line.rfind(METADATA_START)
     if start < 0:
         return orjson.loads(line)
     return orjson.loads(b"{" + line[start + 1:])
@@ -380,8 +380,8 @@ def raw_metadata(line: bytes) -> dict[str, Any]:
 
 def raw_rec_num(line: bytes) -> int:
     """The rec_num of a raw line (see RawLines), read without decoding the line."""
-    start = line.rfind(_META_START)
+    start = line.rfind(METADATA_START)
     if start < 0:
         return orjson.loads(line)["rec_num"]
-    start += len(_META_START)
+    start += len(METADATA_START)
     return int(line[start:line.index(b",", start)])

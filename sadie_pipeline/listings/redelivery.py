@@ -19,6 +19,7 @@ from isal import igzip
 from isal.isal_zlib import error as IsalError
 
 from sadie_pipeline.listings.raw_files import (
+    METADATA_START,
     Deflate,
     WrittenFile,
     file_key,
@@ -31,7 +32,6 @@ from sadie_pipeline.resources.object_store import ObjectStore
 
 _CHUNK_BYTES = 4 << 20
 _THREADS = 2  # ISA-L lets go of the GIL: two files at once
-_META_START = b',"rec_num":'
 _UNREADABLE = (FileNotFoundError, EOFError, gzip.BadGzipFile, IsalError)
 
 # The DMO's earlier imports of a file of this size, under the same config, whose raw files and raw
@@ -85,11 +85,8 @@ def earlier_import_of_same_file(conn: psycopg.Connection, store: ObjectStore, dm
 
 
 def _sha256(store: ObjectStore, key: str) -> str:
-    digest = hashlib.sha256()
     with store.open_read(key) as raw:
-        while data := raw.read(1 << 20):
-            digest.update(data)
-    return digest.hexdigest()
+        return hashlib.file_digest(raw, "sha256").hexdigest()
 
 
 def derive_raw_files(conn: psycopg.Connection, store: ObjectStore, earlier: EarlierImport, job_id: int,
@@ -153,7 +150,7 @@ def _replaced(data: bytes, lines: int, old: bytes, new: bytes) -> bytes:
         return data.replace(old, new)
     out = []
     for line in data.splitlines(keepends=True):
-        start = line.rfind(_META_START)
+        start = line.rfind(METADATA_START)
         if start < 0 or line.count(old, start) != 1:
             raise NotDerivable("a raw line without the earlier import's metadata")
         out.append(line[:start] + line[start:].replace(old, new))

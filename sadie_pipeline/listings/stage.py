@@ -90,8 +90,7 @@ def stage_latest_job(db: Database, store: ObjectStore, dmo: Dmo, log: Callable[[
         ).fetchall()
         reused = _find_reused(conn, dmo, job_id)
         reopened = _reopen_files_missing_records(db, conn, job_id, [batch for _, batch, _, _, done in files if done])
-        result = StageResult(job_id, records_reused=reused.thin,
-                             records_copied=sum(len(t[0]) for t in reused.twins.values()))
+        result = StageResult(job_id, records_reused=reused.thin_count, records_copied=reused.twin_count)
         todo = []
         for file_id, batch, day, records, done in files:
             result.transformed_keys.append(file_key("transformed", dmo.slug, day, job_id, batch))
@@ -118,14 +117,31 @@ def _hold_job(conn: psycopg.Connection, job_id: int) -> bool:
     return row is not None and row[0] in ("imported", "stage")
 
 
+def _hash_joined(conn: psycopg.Connection, query: str, params: dict[str, Any]) -> psycopg.Cursor:
+    """Runs a query over whole jobs with nested loops off. The jobs' rows were written after the
+    last statistics, and nothing indexes a staged row's rec_num: as nested loops, the joins would
+    read a job's rows once per record; hashed, once."""
+    conn.execute("SET LOCAL enable_nestloop = off")
+    found = conn.execute(query, params)
+    conn.execute("RESET enable_nestloop")
+    return found
+
+
 @dataclass(frozen=True)
 class _Reused:
     """The job's records staged from earlier rows instead of their raw lines, by file: thin rows'
     rec_nums (written by _alongside_files), and twins' rec_nums and data rows (copied by the files'
     workers)."""
-    thin: int
     thin_by_file: dict[int, frozenset[int]]
     twins: dict[int, tuple[tuple[int, ...], tuple[int, ...]]]
+
+    @property
+    def thin_count(self) -> int:
+        return sum(map(len, self.thin_by_file.values()))
+
+    @property
+    def twin_count(self) -> int:
+        return sum(len(rec_nums) for rec_nums, _ in self.twins.values())
 
 
 def _find_reused(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> _Reused:
@@ -140,28 +156,22 @@ def _find_reused(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> _Reused:
         {"job": job_id, "dmo": dmo.id},
     ).fetchone()[0]
     params = {"job": job_id, "previous": previous, "dmo": dmo.id}
-    for stmt in sql.FIND_THIN:
-        conn.execute(stmt, params)
+    for stmt in sql.FIND_SETTINGS:
+        conn.execute(stmt)
+    _hash_joined(conn, sql.FIND_THIN, params)
     thin = {batch: frozenset(rec_nums) for batch, rec_nums in conn.execute(sql.THIN_BY_FILE)}
-    twins = {}
-    for stmt in sql.FIND_TWINS if previous is not None else ():
-        found = conn.execute(stmt, params)
-        if stmt is sql.TWINS_BY_FILE:
-            twins = {batch: (tuple(rec_nums), tuple(data_ids)) for batch, rec_nums, data_ids in found}
-    return _Reused(sum(map(len, thin.values())), thin, twins)
+    twins = {batch: (tuple(rec_nums), tuple(data_ids)) for batch, rec_nums, data_ids in
+             _hash_joined(conn, sql.TWINS_BY_FILE, params)} if previous is not None else {}
+    return _Reused(thin, twins)
 
 
 def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id: int, done: list[int]) -> set[int]:
     """Checkpointed files with a record an earlier attempt skipped as unchanged that is not any more
-    (sql.FILES_MISSING_RECORDS), emptied, in a transaction of their own that commits before their
+    (sql.MISSING_RECORDS), emptied, in a transaction of their own that commits before their
     workers write them again. Normally none: the records such attempts skipped are staged thin now."""
     if not done:
         return set()
-    files = []
-    for stmt in sql.FILES_MISSING_RECORDS:
-        found = conn.execute(stmt, {"job": job_id, "files": done})
-        if stmt is sql.MISSING_RECORDS:
-            files = [r[0] for r in found]
+    files = [r[0] for r in _hash_joined(conn, sql.MISSING_RECORDS, {"job": job_id, "files": done})]
     if files:
         with db.connect() as other:
             for stmt in sql.REOPEN_FILES:
@@ -172,7 +182,7 @@ def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id
 def _alongside_files(conn: psycopg.Connection, dmo: Dmo, job_id: int, reused: _Reused) -> None:
     """The stage's transaction while the files are staged: the records _find_reused kept in `thin`,
     staged thin, then the waiting rows of older jobs superseded (whatever this job's resolution finds)."""
-    if reused.thin:
+    if reused.thin_by_file:
         with rows_of_job(conn, job_id, ["staging.listings"]):
             conn.execute(sql.WRITE_THIN)
     for stmt in sql.SUPERSEDE_OLDER:

@@ -45,6 +45,12 @@ UNSTAGED_RECORD = """NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id
            AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
                             WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num)"""
 
+# For the statements finding the records staged from earlier rows (stage._find_reused).
+FIND_SETTINGS = [
+    "SET LOCAL work_mem = '64MB'",
+    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
+]
+
 # The job's records (their raw keys) identical to one of the DMO's last promoted import (same raw
 # hash; %(previous)s ran with the same config; none when it is NULL), when that record was promoted as new, updated or
 # unchanged, its listing and listing_info are visible, and the listing_info was last written from
@@ -56,12 +62,8 @@ UNSTAGED_RECORD = """NOT EXISTS (SELECT 1 FROM staging.listings s WHERE s.job_id
 # have distinct source_ids. (rec_num is unique in a job.)
 # FIND_THIN keeps them in `thin` (THIN_BY_FILE: their rec_nums by file, which the files' workers
 # skip); WRITE_THIN stages them while the workers transform the other records.
-FIND_THIN = [
-    "SET LOCAL work_mem = '64MB'",
-    "SET LOCAL jit = off",  # plain row processing: compiling costs more than it saves
-    # The jobs' rows were written after the last statistics; whole jobs are joined by hashing.
-    "SET LOCAL enable_nestloop = off",
-    f"""CREATE TEMP TABLE thin ON COMMIT DROP AS
+# Run with nested loops off (stage._hash_joined), as TWINS_BY_FILE and MISSING_RECORDS are.
+FIND_THIN = f"""CREATE TEMP TABLE thin ON COMMIT DROP AS
         SELECT k.job_id, p.dmo_id, k.file_seq, k.rec_num, k.raw_hash, k.source_id, p.listing_match_hash,
                p.target_listing_id, p.target_listing_info_id, coalesce(p.reused_from, p.id) AS reused_from
           FROM staging.raw_keys k
@@ -76,9 +78,7 @@ FIND_THIN = [
            AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = p.target_listing_id AND NOT l.listing_visible)
            AND NOT EXISTS (SELECT 1 FROM public.listings l
                             WHERE l.id = p.target_listing_id AND l.listing_status = 'merged')
-           AND {UNSTAGED_RECORD}""",
-    "RESET enable_nestloop",
-]
+           AND {UNSTAGED_RECORD}"""
 THIN_BY_FILE = "SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq"
 
 # Records still under review in that import (a possible duplicate or an unsure match: staged, not
@@ -100,11 +100,6 @@ SELECT file_seq, array_agg(rec_num ORDER BY rec_num), array_agg(data_id ORDER BY
      ORDER BY k.rec_num, p.id) t
  GROUP BY file_seq
 """
-FIND_TWINS = [
-    "SET LOCAL enable_nestloop = off",  # the raw keys and the rows under review joined by hashing
-    TWINS_BY_FILE,
-    "RESET enable_nestloop",
-]
 WRITE_THIN = f"""
 INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
 SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, raw_hash, source_id, listing_match_hash,
@@ -133,13 +128,6 @@ SELECT DISTINCT k.file_seq FROM staging.raw_keys k
    AND {UNSTAGED_RECORD}
    AND NOT EXISTS (SELECT 1 FROM thin t WHERE t.rec_num = k.rec_num)
 """
-FILES_MISSING_RECORDS = [
-    # Whole jobs joined by hashing: as nested loops (nothing indexes a staged row's rec_num), the
-    # anti-joins would read the job's rows once per record.
-    "SET LOCAL enable_nestloop = off",
-    MISSING_RECORDS,
-    "RESET enable_nestloop",
-]
 REOPEN_FILES = [
     "DELETE FROM staging.listings WHERE job_id = %(job)s AND file_seq = ANY(%(files)s)",
     """DELETE FROM pipeline.job_errors e USING pipeline.job_files r
