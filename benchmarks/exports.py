@@ -50,6 +50,7 @@ def generate(db_url: str, n: int, cities_per_state: int, seed: int) -> None:
     import psycopg
 
     from sadie_pipeline.core.enrichment.layers import ENRICHED_REQUIRED, OWNER_LAYERS
+    from sadie_pipeline.core.hotel_status import HotelStatus
     from sadie_pipeline.hotels.websites import seed_booking_engines
 
     rnd = random.Random(seed)
@@ -84,7 +85,7 @@ def generate(db_url: str, n: int, cities_per_state: int, seed: int) -> None:
                     copy.write_row((hotel_id, region, city, name, f"{hotel_id} Main St", region[3:],
                                     f"{10000 + hotel_id % 89999:05d}", f"+1305{hotel_id % 10000000:07d}",
                                     f"https://www.{slug}.com/", round(3 + rnd.random() * 2, 2), rnd.randrange(2000),
-                                    3 if tier == 1 else 1))
+                                    HotelStatus.ENRICHED if tier == 1 else HotelStatus.DETECTED))
             cur.execute("SELECT setval('sadie_gtm.hotels_id_seq', %s)", (n,))
             with cur.copy("COPY sadie_gtm.hotel_booking_engines (hotel_id, booking_engine_id, booking_url, "
                           "detection_method, confidence) FROM STDIN") as copy:

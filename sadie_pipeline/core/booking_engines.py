@@ -679,7 +679,7 @@ def detect(
     js_globals: Iterable[str] = (),
     min_confidence: float = 0.0,
 ) -> list[Detection]:
-    """The booking engines a page reveals, best first (empty list: no engine, seed status 99).
+    """The booking engines a page reveals, best first (empty list: no engine, status 99 NO_BOOKING_ENGINE).
 
     `final_url` is the URL after redirects (relative links resolve against it, or against the
     page's <base href>); `request_urls`, `cookies` (names, (name, domain) pairs or Playwright

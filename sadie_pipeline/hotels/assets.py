@@ -6,6 +6,7 @@ import datetime as dt
 
 from dagster import AssetExecutionContext, BackfillPolicy, Config, MaterializeResult, MetadataValue, asset
 
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import discovery, websites
 from sadie_pipeline.hotels.entities import resolve_region
 from sadie_pipeline.hotels.markets import market_cities
@@ -24,6 +25,10 @@ REGION_ASSET = {"partitions_def": region_partitions, "group_name": "hotel_leads"
 class CitiesConfig(Config):
     cities: list[str] = []
     """Only these cities of the region (default: every active market city)."""
+
+
+# Detection may run (again) on these; a hotel past detection keeps its status.
+_DETECTABLE = (HotelStatus.SCRAPED, HotelStatus.DETECTED, HotelStatus.NO_BOOKING_ENGINE)
 
 
 def _cities(conn, region: str, config: CitiesConfig) -> list[str]:
@@ -118,7 +123,8 @@ def hotel_websites(context: AssetExecutionContext, config: WebsitesConfig, datab
 def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfig, database: Database,
                              object_store: ObjectStore) -> MaterializeResult:
     """The booking engine of each fetched hotel (from the seeded booking_engines catalogue):
-    hotel_booking_engines + status 1, or status 99 (dead end) when there is none."""
+    hotel_booking_engines + status 1 (DETECTED), or 99 (NO_BOOKING_ENGINE, a dead end) when there
+    is none. Hotels past detection are left alone."""
     outcomes = []
     with database.connect() as conn:
         engines = websites.seed_booking_engines(conn)
@@ -126,8 +132,8 @@ def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfi
         with database.connect() as conn:
             hotels = conn.execute(
                 """SELECT id, city, state, website FROM sadie_gtm.hotels
-                    WHERE region = %s AND lower(city) = ANY(%s) AND status IN (0, 1, 99) ORDER BY id""",
-                (region, [c.lower() for c in _cities(conn, region, config)])).fetchall()
+                    WHERE region = %s AND lower(city) = ANY(%s) AND status = ANY(%s) ORDER BY id""",
+                (region, [c.lower() for c in _cities(conn, region, config)], list(_DETECTABLE))).fetchall()
         region_outcomes = [websites.detect_hotel(object_store, *h) for h in hotels]
         with database.connect() as conn:
             websites.save_detections(conn, engines, region_outcomes)

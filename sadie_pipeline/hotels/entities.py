@@ -8,12 +8,12 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.entity_resolution import Resolution, SourceRecord, resolve
+from sadie_pipeline.core.hotel_status import HotelStatus
 
 # Which source's values a new hotel takes first (the others fill what it lacks).
 SOURCE_PRIORITY = {"serper": 3, "dmo": 2, "csv": 1}
 HOTEL_FIELDS = ("name", "address", "city", "state", "zip", "phone", "website", "lat", "lng", "google_place_id",
                 "rating", "review_count")
-DUPLICATE_STATUS = -3
 
 
 @dataclass
@@ -49,7 +49,7 @@ def resolve_region(conn: psycopg.Connection, region: str) -> EntityResult:
             hotel_id = existing[0]
             if len(existing) > 1:  # two hotels turned out to be one: keep the oldest
                 conn.execute("UPDATE sadie_gtm.hotels SET status = %s, updated_at = now() WHERE id = ANY(%s)",
-                             (DUPLICATE_STATUS, existing[1:]))
+                             (HotelStatus.DUPLICATE, existing[1:]))
                 result.hotels_merged += len(existing) - 1
         else:
             hotel_id = _create_hotel(conn, region, [records[i] for i in entity.members])
@@ -69,10 +69,10 @@ def _create_hotel(conn: psycopg.Connection, region: str, members: list[dict[str,
     values = {f: next((m.get(f) for m in ordered if m.get(f) not in (None, "")), None) for f in HOTEL_FIELDS}
     return conn.execute(
         f"""INSERT INTO sadie_gtm.hotels (region, status, {', '.join(HOTEL_FIELDS)})
-            VALUES (%s, 0, {', '.join(['%s'] * len(HOTEL_FIELDS))})
+            VALUES (%s, %s, {', '.join(['%s'] * len(HOTEL_FIELDS))})
             ON CONFLICT (google_place_id) WHERE google_place_id IS NOT NULL DO UPDATE SET updated_at = now()
             RETURNING id""",
-        (region, *(values[f] for f in HOTEL_FIELDS)),
+        (region, HotelStatus.SCRAPED, *(values[f] for f in HOTEL_FIELDS)),
     ).fetchone()[0]
 
 

@@ -42,6 +42,7 @@ from sadie_pipeline.core.golden_hotel import (
     plan_decision_maker_merge,
     provenance_rows,
 )
+from sadie_pipeline.core.hotel_status import DETECTED_OR_LATER
 
 DISCOVERY_SOURCES = {"serper": "google_maps", "dmo": "dmo_listing", "csv": "csv_import"}
 DISCOVERY_FIELDS = ("name", "address", "city", "state", "zip", "phone", "website", "rating", "review_count")
@@ -101,15 +102,16 @@ def merge_decision_makers(conn: psycopg.Connection, hotel_ids: Sequence[int], no
 _WITH_ENGINE = """
 SELECT h.id FROM sadie_gtm.hotels h
   JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id AND hbe.booking_engine_id IS NOT NULL
- WHERE h.region = %(region)s AND h.status IN (1, 3, 4, 5, 6)
+ WHERE h.region = %(region)s AND h.status = ANY(%(statuses)s)
    AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
  ORDER BY h.id
 """
 
 
 def golden_hotel_ids(conn: psycopg.Connection, region: str, cities: Sequence[str] = ()) -> list[int]:
-    """Hotels of the region with a booking engine (detected and beyond)."""
-    return [r[0] for r in conn.execute(_WITH_ENGINE, {"region": region, "cities": [c.lower() for c in cities]})]
+    """Hotels of the region with a booking engine (DETECTED_OR_LATER)."""
+    params = {"region": region, "statuses": list(DETECTED_OR_LATER), "cities": [c.lower() for c in cities]}
+    return [r[0] for r in conn.execute(_WITH_ENGINE, params)]
 
 
 def _layer_time(layer_updated_at: dict[str, Any] | None, layer: str) -> datetime | None:

@@ -17,12 +17,13 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_ROOM_COUNT,
     LAYER_WEBSITE,
 )
+from sadie_pipeline.core.hotel_status import ENRICHED_OR_LATER, HotelStatus
 
 HEALTH = f"""
-SELECT count(DISTINCT h.id) FILTER (WHERE h.status BETWEEN 3 AND 6) AS complete,
-       count(DISTINCT h.id) FILTER (WHERE hoe.hotel_id IS NOT NULL AND h.status = 1) AS in_progress,
+SELECT count(DISTINCT h.id) FILTER (WHERE h.status = ANY(%(complete)s)) AS complete,
+       count(DISTINCT h.id) FILTER (WHERE hoe.hotel_id IS NOT NULL AND h.status = %(detected)s) AS in_progress,
        count(DISTINCT h.id) FILTER (WHERE hoe.hotel_id IS NULL) AS not_started,
-       count(DISTINCT h.id) FILTER (WHERE hoe.hotel_id IS NOT NULL AND h.status = 1
+       count(DISTINCT h.id) FILTER (WHERE hoe.hotel_id IS NOT NULL AND h.status = %(detected)s
                                       AND hoe.updated_at < now() - interval '1 hour') AS stale_claims,
        count(DISTINCT h.id) FILTER (WHERE hoe.layers_completed & {LAYER_RDAP} > 0) AS has_rdap,
        count(DISTINCT h.id) FILTER (WHERE hoe.layers_completed & {LAYER_DNS} > 0) AS has_dns,
@@ -56,7 +57,7 @@ SELECT d.layer, count(*) FROM pipeline.dead_letters d
 def pipeline_health(conn: psycopg.Connection, regions: list[str]) -> dict[str, Any]:
     """{"health": {...seed figures}, "stages": {stage: n}, "dead_letters": {layer: n}}."""
     params = {"regions": regions}
-    cur = conn.execute(HEALTH, params)
+    cur = conn.execute(HEALTH, {**params, "complete": list(ENRICHED_OR_LATER), "detected": HotelStatus.DETECTED})
     names = [d.name for d in cur.description]
     row = cur.fetchone()
     health = {n: (float(v) if v is not None and n == "avg_confidence" else (v or 0)) for n, v in zip(names, row)}

@@ -23,14 +23,14 @@ lead_launch_job = define_asset_job(
     "lead_launch_job",
     selection=AssetSelection.assets("launched_leads"),
     partitions_def=region_partitions,
-    description="The daily launch: scored hotels meeting the criteria go live (status 5).",
+    description="The daily launch: scored hotels meeting the criteria go live (status 5, LIVE).",
 )
 
 lead_export_job = define_asset_job(
     "lead_export_job",
     selection=AssetSelection.assets("lead_exports"),
     partitions_def=region_partitions,
-    description="Excel files per city and per state of the live hotels, uploaded and announced (status 6).",
+    description="Excel files per city and per state of the live hotels, uploaded and announced (status 6, EXPORTED).",
     tags=service_tags("onedrive"),
 )
 

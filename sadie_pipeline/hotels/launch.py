@@ -1,5 +1,5 @@
-"""The daily launch (seed 000, Stage 5): scored hotels (status 4) that meet the criteria go live
-(status 5); the others stay scored with their rejection reasons recorded on the hotel."""
+"""The daily launch (seed 000, Stage 5): scored hotels (status 4, SCORED) that meet the criteria go
+live (status 5, LIVE); the others stay scored with their rejection reasons recorded on the hotel."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ import psycopg
 from psycopg.rows import dict_row
 
 from sadie_pipeline.core.golden import GOLDEN_FIELDS
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.core.launch import LaunchCriteria, launch_decision, launch_summary
-
-LIVE_STATUS = 5
 
 _SCORED = """
 SELECT h.id, h.score, be.tier, {golden}
@@ -22,7 +21,7 @@ SELECT h.id, h.score, be.tier, {golden}
   JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
   JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
   LEFT JOIN sadie_gtm.golden_hotels g ON g.hotel_id = h.id
- WHERE h.region = %(region)s AND h.status = 4
+ WHERE h.region = %(region)s AND h.status = %(scored)s
    AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
  ORDER BY h.id
 """
@@ -57,7 +56,8 @@ def decisions(conn: psycopg.Connection, region: str, criteria: LaunchCriteria, r
     golden = ", ".join(f"g.{name}" for name in GOLDEN_FIELDS if name not in ("tier", "score"))
     out = []
     with conn.cursor(name="scored_hotels", row_factory=dict_row) as cur:
-        cur.execute(_SCORED.format(golden=golden), {"region": region, "cities": [c.lower() for c in cities]})
+        cur.execute(_SCORED.format(golden=golden),
+                    {"region": region, "scored": HotelStatus.SCORED, "cities": [c.lower() for c in cities]})
         while rows := cur.fetchmany(chunk):
             for hotel in rows:
                 reasons = launch_decision(hotel, criteria)
@@ -82,7 +82,7 @@ def launch_region(conn: psycopg.Connection, region: str, criteria: LaunchCriteri
     passed = [hotel_id for hotel_id, reasons in decided if not reasons]
     conn.execute("""UPDATE sadie_gtm.hotels SET status = %s, launched_at = now(), launch_rejections = NULL,
                            updated_at = now()
-                     WHERE id = ANY(%s) AND status = 4""", (LIVE_STATUS, passed))
+                     WHERE id = ANY(%s) AND status = %s""", (HotelStatus.LIVE, passed, HotelStatus.SCORED))
     rejected = [{"id": hotel_id, "reasons": reasons} for hotel_id, reasons in decided if reasons]
     conn.execute("""UPDATE sadie_gtm.hotels h SET launch_rejections = r.reasons
                       FROM (SELECT x.id, ARRAY(SELECT jsonb_array_elements_text(x.reasons)) AS reasons

@@ -62,7 +62,7 @@ class ScoreConfig(CitiesOnly):
 @asset(**REGION_ASSET, deps=[golden_hotels], kinds={"postgres"})
 def lead_scores(context: AssetExecutionContext, config: ScoreConfig, database: Database) -> MaterializeResult:
     """A 0-100 score per enriched hotel (tier 2 hotels straight from detection), every component
-    in score_details; status 4."""
+    in score_details; status 4 (SCORED)."""
     weights = ScoreWeights.from_mapping(config.weights) if config.weights else ScoreWeights()
     result = ScoreResult()
     score_regions(database, context.partition_keys, weights, result, config.cities, actor=_actor(context))
@@ -88,7 +88,7 @@ class LaunchConfig(CitiesOnly):
 @asset(**REGION_ASSET, deps=[lead_scores], kinds={"postgres"})
 def launched_leads(context: AssetExecutionContext, config: LaunchConfig, database: Database) -> MaterializeResult:
     """The daily launch: scored hotels meeting the criteria (score threshold, required fields,
-    tier) go live (status 5); the rejected keep status 4 with their reasons."""
+    tier) go live (status 5, LIVE); the rejected keep status 4 (SCORED) with their reasons."""
     criteria = LaunchCriteria(min_score=config.min_score, required_fields=tuple(config.required_fields),
                               tiers=tuple(config.tiers), require_contact_email=config.require_contact_email)
     result = LaunchResult()
@@ -114,7 +114,7 @@ def lead_exports(context: AssetExecutionContext, config: CitiesOnly, database: D
                  onedrive: OneDriveResource, slack: SlackResource) -> MaterializeResult:
     """One xlsx per city and one per state of the live hotels, with their decision makers; written
     to exports/{state}/{city}.xlsx, uploaded to OneDrive when configured, announced in Slack;
-    status 6. Files whose data did not change are left alone and not announced again."""
+    status 6 (EXPORTED). Files whose data did not change are left alone and not announced again."""
     result = ExportResult()
     database.analyze("sadie_gtm.hotels")  # the launch just moved every hotel's status
     result.upload = "onedrive" if onedrive.configured() else f"object store only ({onedrive.not_configured_message()})"

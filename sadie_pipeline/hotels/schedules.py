@@ -8,6 +8,7 @@ import datetime as dt
 
 from dagster import RunConfig, RunRequest, ScheduleEvaluationContext, SkipReason, schedule
 
+from sadie_pipeline.core.hotel_status import DETECTED_OR_LATER, HotelStatus
 from sadie_pipeline.hotels.jobs import ENRICHMENT_LAYER_ASSETS, lead_launch_job, pipeline_health_job, reenrichment_job
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.settings import env
@@ -39,7 +40,7 @@ def _tick_date(context: ScheduleEvaluationContext, fmt: str = "%Y-%m-%d") -> str
 def regions_to_launch(database: Database) -> list[str]:
     with database.connect() as conn:
         return [r[0] for r in conn.execute(
-            "SELECT DISTINCT region FROM sadie_gtm.hotels WHERE status = 4 ORDER BY region")]
+            "SELECT DISTINCT region FROM sadie_gtm.hotels WHERE status = %s ORDER BY region", (HotelStatus.SCORED,))]
 
 
 def regions_with_stale_layers(database: Database, days: int) -> list[str]:
@@ -48,8 +49,8 @@ def regions_with_stale_layers(database: Database, days: int) -> list[str]:
             """SELECT DISTINCT h.region FROM sadie_gtm.hotels h
                  JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
                  CROSS JOIN LATERAL jsonb_each_text(e.layer_updated_at) AS l(layer, at)
-                WHERE h.status IN (1, 3, 4, 5, 6) AND l.at::timestamptz < now() - make_interval(days => %s)
-                ORDER BY h.region""", (days,))]
+                WHERE h.status = ANY(%s) AND l.at::timestamptz < now() - make_interval(days => %s)
+                ORDER BY h.region""", (list(DETECTED_OR_LATER), days))]
 
 
 def build_schedules(timezone: str) -> list:

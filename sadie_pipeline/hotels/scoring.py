@@ -1,6 +1,6 @@
-"""Lead scores (seed 000, Stage 4): hotels that finished enrichment (status 3), tier-2 hotels
-straight from detection (status 1), and already scored ones (status 4, re-scored) get a 0-100
-score from `core.scoring`, its components in `score_details`, and status 4."""
+"""Lead scores (seed 000, Stage 4): hotels that finished enrichment (status 3, ENRICHED), tier-2
+hotels straight from detection (status 1, DETECTED), and already scored ones (status 4, SCORED,
+re-scored) get a 0-100 score from `core.scoring`, its components in `score_details`, and status 4."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from typing import Any
 import orjson
 import psycopg
 
+from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
 from sadie_pipeline.core.scoring import LeadInput, ScoreWeights, score_leads
 
-SCORED_STATUS = 4
 PREVIEW_ROWS = 10
 
 _TO_SCORE = """
@@ -42,7 +42,7 @@ SELECT h.id, be.tier, g.room_count, g.rating, g.review_count, e.nearest_attracti
               GROUP BY hotel_id) d
          ON d.hotel_id = h.id
  WHERE h.region = ANY(%(regions)s)
-   AND (h.status IN (3, 4) OR (h.status = 1 AND be.tier = 2))
+   AND (h.status = ANY(%(enriched_or_scored)s) OR (h.status = %(detected)s AND be.tier = 2))
    AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
 """
 
@@ -78,13 +78,15 @@ _SAVE = """
 WITH moved AS (
     UPDATE sadie_gtm.hotels h
        SET score = t.score, score_details = t.details, scored_at = now(), updated_at = now(),
-           status = CASE WHEN h.status IN (1, 3) THEN %s ELSE h.status END
+           status = CASE WHEN h.status = ANY(%(unscored)s) THEN %(scored)s ELSE h.status END
       FROM tmp_scores t
      WHERE h.id = t.hotel_id
-       AND (h.status IN (1, 3) OR h.score IS DISTINCT FROM t.score OR h.score_details IS DISTINCT FROM t.details)
+       AND (h.status = ANY(%(unscored)s)
+            OR h.score IS DISTINCT FROM t.score OR h.score_details IS DISTINCT FROM t.details)
  RETURNING h.id)
 SELECT count(*) FROM moved
 """
+_SAVE_PARAMS = {"unscored": list(DETECTED_OR_ENRICHED), "scored": HotelStatus.SCORED}
 _DONE = None
 
 
@@ -96,7 +98,7 @@ def _writer(conn: psycopg.Connection, chunks: queue.Queue, changed: list[int]) -
         with conn.cursor().copy("COPY tmp_scores FROM STDIN") as copy:
             copy.write(block)
         conn.execute("ANALYZE tmp_scores")  # else the planner guesses its size and scans all hotels per chunk
-        changed[0] += conn.execute(_SAVE, (SCORED_STATUS,)).fetchone()[0]
+        changed[0] += conn.execute(_SAVE, _SAVE_PARAMS).fetchone()[0]
         conn.execute("TRUNCATE tmp_scores")
 
 
@@ -118,10 +120,11 @@ def score_regions(database: Any, regions: Sequence[str], weights: ScoreWeights, 
                   workers: int = 2) -> None:
     """Scores the regions' hotels in one pass: the inputs stream from one connection in chunks,
     `workers` forked processes score them, and a writer thread saves each chunk on another
-    connection (score, details and status 4, one transaction for all chunks; launched and
+    connection (score, details and status 4 = SCORED, one transaction for all chunks; launched and
     exported hotels keep their status; an unchanged score leaves its row untouched). The
     database writes chunk n while the workers score the next ones; memory stays at a few chunks."""
-    params = {"regions": list(regions), "cities": [c.lower() for c in cities]}
+    params = {"regions": list(regions), "cities": [c.lower() for c in cities],
+              "enriched_or_scored": [HotelStatus.ENRICHED, HotelStatus.SCORED], "detected": HotelStatus.DETECTED}
     with database.connect() as read, database.connect(actor=actor) as write:
         chunks: queue.Queue = queue.Queue(maxsize=2)
         changed = [0]

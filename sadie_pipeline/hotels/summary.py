@@ -7,19 +7,21 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.enrichment.layers import layer_names
+from sadie_pipeline.core.hotel_status import LAUNCHED, SCORED_OR_LATER, HotelStatus
 
 CITY_SUMMARY = """
 SELECT h.city,
-       count(*) FILTER (WHERE h.status <> -3) AS hotels,
+       count(*) FILTER (WHERE h.status <> %(duplicate)s) AS hotels,
        (SELECT count(*) FROM sadie_gtm.hotel_sources s WHERE s.region = h.region AND s.city = h.city)
-         - count(*) FILTER (WHERE h.status <> -3) AS merged_duplicates,
+         - count(*) FILTER (WHERE h.status <> %(duplicate)s) AS merged_duplicates,
        count(*) FILTER (WHERE be.tier = 1) AS tier1,
        count(*) FILTER (WHERE be.tier = 2) AS tier2,
-       count(*) FILTER (WHERE h.status = 99) AS dead_ends,
-       count(*) FILTER (WHERE h.status = 3 OR h.status BETWEEN 4 AND 6 AND be.tier = 1) AS enriched,
-       count(*) FILTER (WHERE h.status BETWEEN 4 AND 6) AS scored,
-       count(*) FILTER (WHERE h.status IN (5, 6)) AS launched,
-       count(*) FILTER (WHERE h.status = 6) AS exported,
+       count(*) FILTER (WHERE h.status = %(no_engine)s) AS dead_ends,
+       count(*) FILTER (WHERE h.status = %(enriched)s
+                           OR h.status = ANY(%(scored_or_later)s) AND be.tier = 1) AS enriched,
+       count(*) FILTER (WHERE h.status = ANY(%(scored_or_later)s)) AS scored,
+       count(*) FILTER (WHERE h.status = ANY(%(launched)s)) AS launched,
+       count(*) FILTER (WHERE h.status = %(exported)s) AS exported,
        bit_or(coalesce(e.layers_completed, 0)) AS layers,
        (SELECT count(*) FROM pipeline.dead_letters d JOIN sadie_gtm.hotels x ON d.item_key = 'hotel:' || x.id
          WHERE x.region = h.region AND x.city = h.city AND d.resolved_at IS NULL) AS dead_letters
@@ -27,13 +29,16 @@ SELECT h.city,
   LEFT JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
   LEFT JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
   LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
- WHERE h.region = %s
+ WHERE h.region = %(region)s
  GROUP BY h.region, h.city ORDER BY h.city
 """
 
 
 def city_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
-    cur = conn.execute(CITY_SUMMARY, (region,))
+    cur = conn.execute(CITY_SUMMARY, {
+        "region": region, "duplicate": HotelStatus.DUPLICATE, "no_engine": HotelStatus.NO_BOOKING_ENGINE,
+        "enriched": HotelStatus.ENRICHED, "scored_or_later": list(SCORED_OR_LATER), "launched": list(LAUNCHED),
+        "exported": HotelStatus.EXPORTED})
     names = [d.name for d in cur.description]
     rows = [dict(zip(names, r)) for r in cur.fetchall()]
     for row in rows:

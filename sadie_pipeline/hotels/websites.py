@@ -13,11 +13,9 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.booking_engines import analyze, load_catalogue
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.resources.object_store import ObjectStore
 from sadie_pipeline.resources.web import WebsiteFetcher, engine_found, fetch_and_detect
-
-NO_ENGINE_STATUS = 99
-DETECTED_STATUS = 1
 
 
 def _slug(text: str | None) -> str:
@@ -53,10 +51,10 @@ class WebsitesResult:
 def hotels_to_fetch(conn: psycopg.Connection, region: str, cities: list[str], refresh: bool) -> list[tuple]:
     return conn.execute(
         """SELECT id, city, state, website FROM sadie_gtm.hotels
-            WHERE region = %s AND lower(city) = ANY(%s) AND status = 0
+            WHERE region = %s AND lower(city) = ANY(%s) AND status = %s
               AND (%s OR website_content_s3_path IS NULL)
             ORDER BY id""",
-        (region, [c.lower() for c in cities], refresh),
+        (region, [c.lower() for c in cities], HotelStatus.SCRAPED, refresh),
     ).fetchall()
 
 
@@ -158,4 +156,4 @@ def save_detections(conn: psycopg.Connection, engines: dict[str, int], outcomes:
             )
         if o.dead_end != "not_fetched":
             conn.execute("UPDATE sadie_gtm.hotels SET status = %s, updated_at = now() WHERE id = %s",
-                         (DETECTED_STATUS if o.engine else NO_ENGINE_STATUS, o.hotel_id))
+                         (HotelStatus.DETECTED if o.engine else HotelStatus.NO_BOOKING_ENGINE, o.hotel_id))

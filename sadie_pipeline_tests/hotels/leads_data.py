@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.enrichment.layers import ENRICHED_REQUIRED, OWNER_LAYERS
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.websites import seed_booking_engines
 
 TIER1_ENGINE = "Cloudbeds"
@@ -16,7 +17,7 @@ TIER2_ENGINE = "Sabre SynXis"
 
 
 def add_hotel(conn: psycopg.Connection, name: str, *, region: str = "US-FL", city: str = "Miami",
-              status: int = 3, engine: str = TIER1_ENGINE, website: str | None = None,
+              status: int = HotelStatus.ENRICHED, engine: str = TIER1_ENGINE, website: str | None = None,
               sources: dict[str, dict[str, Any]] | None = None, enrichment: dict[str, Any] | None = None,
               people: list[dict[str, Any]] | None = None, rating: float | None = 4.5,
               review_count: int | None = 320) -> int:

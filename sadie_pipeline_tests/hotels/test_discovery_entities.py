@@ -7,6 +7,7 @@ import json
 import pytest
 from dagster import materialize
 
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.assets import hotel_discovery, hotel_entities
 from sadie_pipeline.hotels.markets import add_market
 from sadie_pipeline.resources.serper import SerperResource
@@ -42,7 +43,8 @@ def test_discovery_and_entities_for_a_region(database, local_object_store, insta
 
     lodging = len(DEMO["hotels"])
     with database.connect() as conn:
-        hotels = conn.execute("SELECT count(*) FROM sadie_gtm.hotels WHERE status = 0").fetchone()[0]
+        hotels = conn.execute("SELECT count(*) FROM sadie_gtm.hotels WHERE status = %s",
+                              (HotelStatus.SCRAPED,)).fetchone()[0]
         inn = conn.execute(
             """SELECT array_agg(s.source ORDER BY s.source) FROM sadie_gtm.hotel_sources s
                 JOIN sadie_gtm.hotels h ON h.id = s.hotel_id WHERE h.name = 'Biscayne Bay Inn'""").fetchone()[0]

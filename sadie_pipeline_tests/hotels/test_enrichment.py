@@ -1,5 +1,5 @@
 """Enrichment layers for tier-1 hotels of the demo region, on the sandbox: room counts (Groq, or
-the regex fallback without a key), proximity to DMO attractions, research (Anthropic), status 3;
+the regex fallback without a key), proximity to DMO attractions, research (Anthropic), status 3 (ENRICHED);
 and under injected faults no hotel is lost."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import json
 import pytest
 from dagster import materialize
 
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.room_counts import room_counts
@@ -38,7 +39,7 @@ def test_layers_complete_tier_one_hotels(detected, database, local_object_store,
                          if k.endswith(".txt"))
     assert rows
     for name, status, rooms, source, property_type, _layers in rows:
-        assert status == 3, name
+        assert status == HotelStatus.ENRICHED, name
         if truth[name].get("rooms_text") and truth[name]["rooms_text"] in homepages:
             assert rooms == truth[name]["rooms"] and source == "groq", (name, rooms, source)
         else:
@@ -59,7 +60,7 @@ def test_without_keys_room_count_falls_back_to_regex(detected, database, local_o
         statuses = {r[0] for r in conn.execute(
             "SELECT h.status FROM sadie_gtm.hotels h JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id")}
     assert "regex" in sources and "groq" not in sources
-    assert statuses == {3}
+    assert statuses == {HotelStatus.ENRICHED}
 
 
 def _room_counts(database, store, instance, sb, force=False):

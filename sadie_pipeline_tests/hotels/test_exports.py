@@ -1,6 +1,6 @@
 """lead_exports on live hotels: one workbook per city and one per state, written to the object
 store, uploaded through Microsoft Graph and announced in Slack (both the sandbox's, through
-the real clients); status 6; exporting the same data again changes nothing and sends nothing."""
+the real clients); status 6 (EXPORTED); exporting the same data again changes nothing and sends nothing."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from dagster import materialize
 from openpyxl import load_workbook
 
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.lead_assets import golden_hotels, launched_leads, lead_exports, lead_scores
 from sadie_pipeline.resources.onedrive import OneDriveResource
 from sadie_pipeline.resources.slack import SlackResource
@@ -82,7 +83,7 @@ def test_files_per_city_and_state_uploaded_announced_and_exported(database, loca
         statuses = dict(conn.execute("SELECT id, status FROM sadie_gtm.hotels").fetchall())
         recorded = conn.execute("""SELECT scope, city, hotels, upload_method, web_url IS NOT NULL, slack_ts IS NOT NULL
                                      FROM sadie_gtm.lead_exports ORDER BY scope, city""").fetchall()
-    assert set(statuses.values()) == {6} and orlando in statuses
+    assert set(statuses.values()) == {HotelStatus.EXPORTED} and orlando in statuses
     assert recorded == [("city", "Miami", 3, "simple", True, True), ("city", "Orlando", 1, "simple", True, True),
                         ("state", "", 4, "simple", True, True)]
 
@@ -99,7 +100,7 @@ def test_the_same_data_again_writes_and_sends_nothing(database, local_object_sto
     with database.connect() as conn:
         assert conn.execute("SELECT count(*) FROM sadie_gtm.lead_exports").fetchone()[0] == 3
         # a new hotel in Orlando: the Orlando file and the state file change, Miami's does not
-        add_hotel(conn, "Orange Grove Inn", city="Orlando", status=5)
+        add_hotel(conn, "Orange Grove Inn", city="Orlando", status=HotelStatus.LIVE)
     third = _export(database, local_object_store, instance, (golden_hotels, lead_exports))
     assert third["files_written"].value == 2 and third["files_unchanged"].value == 1
     messages = graph_and_slack.inspect("slack")["messages"]
@@ -125,7 +126,7 @@ def test_cells_that_look_like_formulas_stay_text(database, local_object_store, i
     for name in ("SADIE_GRAPH_TENANT_ID", "SADIE_SLACK_BOT_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     with database.connect() as conn:
-        add_hotel(conn, '=HYPERLINK("http://evil.test","click")', status=5, people=[
+        add_hotel(conn, '=HYPERLINK("http://evil.test","click")', status=HotelStatus.LIVE, people=[
             {"full_name": "+Bob Ray", "title": "-1+1", "email": "@sum@evil.test", "email_status": "valid_domain"}])
     meta = _export(database, local_object_store, instance, (golden_hotels, lead_exports))
     assert meta["upload"].value.startswith("object store only")

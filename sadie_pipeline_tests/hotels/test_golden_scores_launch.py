@@ -8,6 +8,7 @@ from click.testing import CliRunner
 from dagster import materialize
 
 from sadie_pipeline.cli import main
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.lead_assets import golden_hotels, launched_leads, lead_scores
 from sadie_pipeline_tests.hotels.leads_data import TIER2_ENGINE, add_hotel
 
@@ -100,13 +101,13 @@ def test_scores_hold_every_component_and_move_hotels_to_status_4(database, insta
         strong = add_hotel(conn, "Strong Lead", people=[{**MARIA, "email": "maria@stronglead.com"}])
         weak = add_hotel(conn, "Weak Lead", enrichment={"room_count": None, "nearest_attraction_km": 40.0},
                          rating=None, review_count=None)
-        tier2 = add_hotel(conn, "Chain Tower", engine=TIER2_ENGINE, status=1)
-        waiting = add_hotel(conn, "Still Enriching", status=1)   # tier 1, layers not complete
+        tier2 = add_hotel(conn, "Chain Tower", engine=TIER2_ENGINE, status=HotelStatus.DETECTED)
+        waiting = add_hotel(conn, "Still Enriching", status=HotelStatus.DETECTED)   # tier 1, layers not complete
     result = _run([golden_hotels, lead_scores], database, instance)
     with database.connect() as conn:
         rows = {r[0]: r[1:] for r in conn.execute("SELECT id, status, score, score_details FROM sadie_gtm.hotels")}
-    assert rows[strong][0] == 4 and rows[weak][0] == 4 and rows[tier2][0] == 4
-    assert rows[waiting][0] == 1 and rows[waiting][1] is None
+    assert rows[strong][0] == rows[weak][0] == rows[tier2][0] == HotelStatus.SCORED
+    assert rows[waiting][0] == HotelStatus.DETECTED and rows[waiting][1] is None
     assert rows[strong][1] > rows[weak][1] and rows[strong][1] > rows[tier2][1]
     details = rows[weak][2]
     for component in ("booking_engine_tier", "room_count", "rating_reviews", "location", "completeness",
@@ -132,7 +133,7 @@ def test_launch_passes_the_criteria_and_records_rejections(database, instance):
     with database.connect() as conn:
         good = add_hotel(conn, "Good Lead", people=[{**MARIA, "email": "maria@goodlead.com"}])
         no_site = add_hotel(conn, "No Site", website="", people=[{**MARIA, "email": "m@nosite.com"}])
-        tier2 = add_hotel(conn, "Chain Tower", engine=TIER2_ENGINE, status=1)
+        tier2 = add_hotel(conn, "Chain Tower", engine=TIER2_ENGINE, status=HotelStatus.DETECTED)
     _run([golden_hotels, lead_scores], database, instance)
 
     dry = _run([launched_leads], database, instance,
@@ -140,7 +141,8 @@ def test_launch_passes_the_criteria_and_records_rejections(database, instance):
     [event] = dry.asset_materializations_for_node("launched_leads")
     assert event.metadata["dry_run"].value is True and event.metadata["launched"].value == 1
     with database.connect() as conn:
-        assert {r[0] for r in conn.execute("SELECT status FROM sadie_gtm.hotels")} == {4}   # nothing changed
+        statuses = {r[0] for r in conn.execute("SELECT status FROM sadie_gtm.hotels")}
+    assert statuses == {HotelStatus.SCORED}   # nothing changed
 
     real = _run([launched_leads], database, instance,
                 run_config={"ops": {"launched_leads": {"config": {"min_score": 50}}}})
@@ -152,10 +154,11 @@ def test_launch_passes_the_criteria_and_records_rejections(database, instance):
         audit = conn.execute("""SELECT old_status, new_status, changed_by FROM sadie_gtm.audit_log
                                  WHERE hotel_id = %s ORDER BY id""", (good,)).fetchall()
         stage = dict(conn.execute("SELECT id, pipeline_stage FROM sadie_gtm.hotel_pipeline_status").fetchall())
-    assert rows[good][0] == 5 and rows[good][2] is not None and rows[good][1] is None
-    assert rows[no_site][0] == 4 and "missing website" in rows[no_site][1]
-    assert rows[tier2][0] == 4 and any(r.startswith("tier 2") for r in rows[tier2][1])
-    assert [(o, n) for o, n, _ in audit] == [(None, 3), (3, 4), (4, 5)]
+    assert rows[good][0] == HotelStatus.LIVE and rows[good][2] is not None and rows[good][1] is None
+    assert rows[no_site][0] == HotelStatus.SCORED and "missing website" in rows[no_site][1]
+    assert rows[tier2][0] == HotelStatus.SCORED and any(r.startswith("tier 2") for r in rows[tier2][1])
+    enriched, scored, live = HotelStatus.ENRICHED, HotelStatus.SCORED, HotelStatus.LIVE
+    assert [(o, n) for o, n, _ in audit] == [(None, enriched), (enriched, scored), (scored, live)]
     assert audit[-1][2].startswith("run:")
     assert stage == {good: "launched", no_site: "scored", tier2: "scored"}
 

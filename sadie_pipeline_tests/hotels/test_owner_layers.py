@@ -8,6 +8,7 @@ import pytest
 from dagster import materialize
 
 from sadie_pipeline.core.entity_resolution import website_parts
+from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED
 from sadie_pipeline.hotels.enrichment.owner import (
     WAITING,
     dns_email_provider,
@@ -45,7 +46,7 @@ def _tier1(database):
             """SELECT h.id, h.name, h.website FROM sadie_gtm.hotels h
                  JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
                  JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
-                WHERE be.tier = 1 AND h.status IN (1, 3) ORDER BY h.id""").fetchall()
+                WHERE be.tier = 1 AND h.status = ANY(%s) ORDER BY h.id""", (list(DETECTED_OR_ENRICHED),)).fetchall()
 
 
 def _snapshot(database):

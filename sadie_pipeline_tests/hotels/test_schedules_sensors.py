@@ -19,6 +19,7 @@ from dagster import (
 )
 
 from sadie_pipeline.core.enrichment.layers import LAYER_ROOM_COUNT
+from sadie_pipeline.core.hotel_status import ENRICHED_OR_LATER, HotelStatus
 from sadie_pipeline.definitions import defs
 from sadie_pipeline.hotels.enrichment.common import LayerConfig, hotels_needing
 from sadie_pipeline.hotels.lead_assets import pipeline_health
@@ -40,9 +41,9 @@ def test_daily_launch_runs_at_six_for_each_region_with_scored_hotels(database):
     context = build_schedule_context(resources={"database": database}, scheduled_execution_time=SIX_AM)
     assert isinstance(schedule(context), SkipReason)
     with database.connect() as conn:
-        add_hotel(conn, "Scored Inn", status=4)
-        add_hotel(conn, "Georgia Scored", region="US-GA", city="Savannah", status=4)
-        add_hotel(conn, "Already Live", region="US-NY", city="Albany", status=5)
+        add_hotel(conn, "Scored Inn", status=HotelStatus.SCORED)
+        add_hotel(conn, "Georgia Scored", region="US-GA", city="Savannah", status=HotelStatus.SCORED)
+        add_hotel(conn, "Already Live", region="US-NY", city="Albany", status=HotelStatus.LIVE)
     requests = schedule(build_schedule_context(resources={"database": database}, scheduled_execution_time=SIX_AM))
     assert [(r.partition_key, r.run_key) for r in requests] == [
         ("US-FL", "launch-2026-11-26-US-FL"), ("US-GA", "launch-2026-11-26-US-GA")]
@@ -131,16 +132,18 @@ def test_without_slack_the_failure_sensor_says_so(instance, monkeypatch):
     assert isinstance(skipped, SkipReason) and "SADIE_SLACK_BOT_TOKEN" in skipped.skip_message
 
 
-@pytest.mark.parametrize("status, stage", [(4, "scored"), (5, "launched"), (6, "exported"), (99, "no_booking_engine")])
+@pytest.mark.parametrize("status, stage", [(HotelStatus.SCORED, "scored"), (HotelStatus.LIVE, "launched"),
+                                           (HotelStatus.EXPORTED, "exported"),
+                                           (HotelStatus.NO_BOOKING_ENGINE, "no_booking_engine")])
 def test_pipeline_health_reports_figures_the_ui_can_plot(database, instance, status, stage):
     with database.connect() as conn:
         add_hotel(conn, "Figures Inn", status=status, people=[{"full_name": "Ann Lee", "email": "ann@f.com",
                                                                "email_verified": True}])
-        add_hotel(conn, "Second Inn", status=3)
+        add_hotel(conn, "Second Inn", status=HotelStatus.ENRICHED)
     result = materialize([pipeline_health], instance=instance, resources={"database": database})
     [event] = result.asset_materializations_for_node("pipeline_health")
     figures = {k: v.value for k, v in event.metadata.items()}
     assert figures[f"stage_{stage}"] == 1 and figures["hotels"] == 2
     assert figures["verified_emails"] == 1 and figures["hotels_with_contacts"] == 1
-    assert figures["has_room_count"] == 2 and figures["complete"] == (2 if status in (4, 5, 6) else 1)
+    assert figures["has_room_count"] == 2 and figures["complete"] == (2 if status in ENRICHED_OR_LATER else 1)
     assert all(isinstance(v, (int, float)) for v in figures.values())

@@ -9,6 +9,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from dagster import materialize
 
+from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.assets import booking_engine_detection, hotel_discovery, hotel_entities, hotel_websites
 from sadie_pipeline.hotels.markets import add_market
 from sadie_pipeline.resources.serper import SerperResource
@@ -58,11 +59,11 @@ def test_sites_are_fetched_stored_and_their_engines_detected(database, local_obj
         engine_truth = hotel.get("engine") or {}
         expected = engine_truth.get("url") if engine_truth.get("name") not in NOT_ENGINES else None
         if hotel["site"] in ("ok", "js_only", "redirect_www", "huge", "moved") and expected:
-            assert status == 1, (name, hotel["site"])
+            assert status == HotelStatus.DETECTED, (name, hotel["site"])
             assert engine and _same_link(url, expected), (name, engine, url)
             assert path and path.endswith(".txt")
         if hotel["site"].startswith("dead") or hotel["site"] in ("nxdomain", "none") or not expected:
-            assert status == 99, (name, hotel["site"])
+            assert status == HotelStatus.NO_BOOKING_ENGINE, (name, hotel["site"])
     text = local_object_store.list_keys("website-content/fl/key-west/")
     assert any(k.endswith(".txt") for k in text)
     assert all(len(local_object_store.get_bytes(k)) <= 50_000 for k in text if k.endswith(".txt"))

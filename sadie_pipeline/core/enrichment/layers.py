@@ -32,17 +32,19 @@ LAYER_PROXIMITY        16384   proximity to DMO attractions (``proximity``) - ne
 LAYER_RESEARCH         32768   property type / chain / management / amenities (``research``) - new
 =====================  ======  ==============================================================
 
-"Enriched" (hotel status 3, seed 000): a tier 1 hotel is enriched when the three Stage 3 jobs
+"Enriched" (``HotelStatus.ENRICHED``, 3, seed 000): a tier 1 hotel is enriched when the three Stage 3 jobs
 (room count, proximity, research) have completed: ``ENRICHED_REQUIRED``. The owner layers
 (RDAP, DNS, website contacts, e-mail verification) run alongside and feed decision makers and
 the score, but do not hold a hotel back from status 3: they are often legitimately empty (a
 privacy-protected domain, a site without a team page). Tier 2 hotels skip enrichment (required
-mask 0; they go to scoring with status 1).
+mask 0; they go to scoring with status 1, ``HotelStatus.DETECTED``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+
+from sadie_pipeline.core.hotel_status import HotelStatus
 
 __all__ = [
     "ALL_LAYERS",
@@ -67,8 +69,6 @@ __all__ = [
     "LAYER_WHOIS_HISTORY",
     "OWNER_LAYERS",
     "STAGE3_LAYERS",
-    "STATUS_DETECTED",
-    "STATUS_ENRICHED",
     "add_layers",
     "can_run",
     "enrichment_status",
@@ -126,12 +126,8 @@ KNOWN_MASK = sum(ALL_LAYERS.values())
 STAGE3_LAYERS = LAYER_ROOM_COUNT | LAYER_PROXIMITY | LAYER_RESEARCH
 #: The owner/contact layers of seed 001 this platform runs.
 OWNER_LAYERS = LAYER_RDAP | LAYER_DNS | LAYER_WEBSITE | LAYER_EMAIL_VERIFY
-#: What a tier 1 hotel needs for status 3 (enriched).
+#: What a tier 1 hotel needs for status 3 (ENRICHED).
 ENRICHED_REQUIRED = STAGE3_LAYERS
-
-#: Hotel statuses of seed 000 that enrichment moves between.
-STATUS_DETECTED = 1
-STATUS_ENRICHED = 3
 
 #: layer -> the layers that must have completed before it may run (seed 001: "Email verification
 #: MUST run after both contact discovery and DNS analysis. Everything else can run in parallel.")
@@ -195,22 +191,22 @@ def layer_names(mask: int | None) -> list[str]:
 
 
 def required_layers(tier: int | None) -> int:
-    """Layers a hotel of booking-engine `tier` needs for status 3: the Stage 3 layers for tier 1,
+    """Layers a hotel of booking-engine `tier` needs for status 3 (ENRICHED): the Stage 3 layers for tier 1,
     none for tier 2 or an unknown tier (seed 000: "Tier 2 hotels skip enrichment")."""
     return ENRICHED_REQUIRED if tier == 1 else 0
 
 
 def is_enriched(completed: int | None, tier: int | None = 1) -> bool:
-    """True when a tier 1 hotel has every layer status 3 needs (always False for other tiers:
-    they never become "enriched", they are scored straight from status 1)."""
+    """True when a tier 1 hotel has every layer status 3 (ENRICHED) needs (always False for other
+    tiers: they never become "enriched", they are scored straight from status 1, DETECTED)."""
     return tier == 1 and missing_layers(completed, ENRICHED_REQUIRED) == 0
 
 
 def enrichment_status(current_status: int, completed: int | None, tier: int | None) -> int:
-    """The status a detected hotel moves to after a layer finished: 3 when a tier 1 hotel at
-    status 1 has all required layers, otherwise `current_status` unchanged."""
-    if current_status == STATUS_DETECTED and is_enriched(completed, tier):
-        return STATUS_ENRICHED
+    """The status a detected hotel moves to after a layer finished: ENRICHED (3) when a tier 1
+    hotel at DETECTED (1) has all required layers, otherwise `current_status` unchanged."""
+    if current_status == HotelStatus.DETECTED and is_enriched(completed, tier):
+        return HotelStatus.ENRICHED
     return current_status
 
 

@@ -1,6 +1,6 @@
 """What every enrichment layer shares: which hotels need the layer, the idempotent write of its
 results (seed 001: COALESCE for fields, OR for the bitmask, DISTINCT for sources, GREATEST for
-confidence; force_refresh lets newer values win), dead letters and the status-3 rule."""
+confidence; force_refresh lets newer values win), dead letters and the status-3 (ENRICHED) rule."""
 
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_ROOM_COUNT,
     LAYER_WEBSITE,
 )
+from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
 from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
 
 T = TypeVar("T")
-ENRICHED_STATUS = 3
 
 # Columns a layer may write (the ON CONFLICT rule is the same for all of them).
 ENRICHMENT_COLUMNS = (
@@ -58,7 +58,7 @@ class LayerResult:
     layer: str
     outcomes: list[ItemOutcome[Any]] = field(default_factory=list)
     skipped_reason: str | None = None
-    enriched: int = 0  # hotels that reached status 3
+    enriched: int = 0  # hotels that reached status 3 (ENRICHED)
 
     def metadata(self) -> dict[str, Any]:
         counts = outcome_counts(self.outcomes) if self.outcomes else {}
@@ -78,13 +78,14 @@ def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config
              JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
              JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
              LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
-            WHERE h.region = %(region)s AND h.status IN (1, 3) AND be.tier = %(tier)s
+            WHERE h.region = %(region)s AND h.status = ANY(%(statuses)s) AND be.tier = %(tier)s
               AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
               AND (coalesce(e.layers_completed, 0) & %(bit)s = 0
                    OR %(force)s AND (%(stale)s = 0 OR coalesce((e.layer_updated_at ->> %(layer)s)::timestamptz,
                                                               '-infinity') < now() - make_interval(days => %(stale)s)))
             ORDER BY h.id""",
-        {"region": region, "tier": tier, "cities": [c.lower() for c in config.cities],
+        {"region": region, "statuses": list(DETECTED_OR_ENRICHED), "tier": tier,
+         "cities": [c.lower() for c in config.cities],
          "force": config.force_refresh, "bit": layer_bit, "stale": config.stale_after_days,
          "layer": LAYER_ASSETS.get(layer_bit, "")},
     )
@@ -117,13 +118,13 @@ def save_layer(conn: psycopg.Connection, hotel_id: int, layer_bit: int, layer: s
 
 
 def mark_enriched(conn: psycopg.Connection, region: str) -> int:
-    """Tier-1 hotels whose required layers are all complete move to status 3."""
+    """Tier-1 hotels at status 1 (DETECTED) whose required layers are all complete move to 3 (ENRICHED)."""
     return conn.execute(
         """UPDATE sadie_gtm.hotels h SET status = %s, updated_at = now()
              FROM sadie_gtm.hotel_owner_enrichment e
-            WHERE e.hotel_id = h.id AND h.region = %s AND h.status = 1
+            WHERE e.hotel_id = h.id AND h.region = %s AND h.status = %s
               AND e.layers_completed & %s = %s""",
-        (ENRICHED_STATUS, region, ENRICHED_REQUIRED, ENRICHED_REQUIRED),
+        (HotelStatus.ENRICHED, region, HotelStatus.DETECTED, ENRICHED_REQUIRED, ENRICHED_REQUIRED),
     ).rowcount
 
 
@@ -146,7 +147,7 @@ def run_layer(hotels: Sequence[dict[str, Any]], worker: Callable[[dict[str, Any]
 def finish_layer(conn: psycopg.Connection, region: str, layer: str, layer_bit: int,
                  outcomes: Sequence[ItemOutcome[Any]], hotels: Sequence[dict[str, Any]],
                  save: Callable[[psycopg.Connection, dict[str, Any], Any], None]) -> int:
-    """Writes the ok results, records the dead letters, and moves complete hotels to status 3."""
+    """Writes the ok results, records the dead letters, and moves complete hotels to status 3 (ENRICHED)."""
     by_key = {f"hotel:{h['id']}": h for h in hotels}
     for outcome in outcomes:
         if outcome.status == "ok":

@@ -15,7 +15,7 @@ trusted (e-mail verification, after contacts and DNS).
 Decision makers are upserted with the seed's ``ON CONFLICT (hotel_id, full_name, title)`` rule:
 COALESCE e-mail (a found address replaces a pattern guess), OR ``email_verified``, DISTINCT
 sources, GREATEST confidence. Every layer runs its hotels through `run_layer` (ok /
-dead-lettered / skipped, none lost) and `finish_layer` (dead letters, status 3).
+dead-lettered / skipped, none lost) and `finish_layer` (dead letters, status 3 = ENRICHED).
 """
 
 import asyncio

@@ -1,7 +1,7 @@
 """Lead exports (seed 000, Stage 6): one workbook per city and one per state of the live hotels
-(status 5, and 6 once exported), written to the object store at `exports/{state}/{city}.xlsx`,
-uploaded to OneDrive at `{folder}/{state}/{city}.xlsx` when Graph is configured, announced in
-Slack, and the hotels marked exported (status 6).
+(`LAUNCHED`: status 5 LIVE, and 6 EXPORTED once exported), written to the object store at
+`exports/{state}/{city}.xlsx`, uploaded to OneDrive at `{folder}/{state}/{city}.xlsx` when Graph
+is configured, announced in Slack, and the hotels marked exported (status 6, EXPORTED).
 
 Idempotent: each file's data digest is compared with the latest export of that file; the same
 data is neither written, uploaded nor announced again. A file whose announcement failed is
@@ -18,10 +18,10 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
+from sadie_pipeline.core.hotel_status import LAUNCHED, HotelStatus
 from sadie_pipeline.hotels.exports.workbook import WorkbookStats, workbook_digest, write_leads_workbook
 from sadie_pipeline.regions import REGION_NAMES
 
-EXPORTED_STATUS = 6
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 _LEADS = """
@@ -38,7 +38,7 @@ SELECT h.id AS hotel_id, coalesce(g.name, h.name) AS name, coalesce(g.city, h.ci
   LEFT JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
   LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
   LEFT JOIN sadie_gtm.hotel_decision_makers dm ON dm.id = g.contact_dm_id
- WHERE h.region = %(region)s AND h.status IN (5, 6)
+ WHERE h.region = %(region)s AND h.status = ANY(%(launched)s)
  ORDER BY h.city NULLS LAST, h.score DESC NULLS LAST, h.id
 """
 
@@ -48,7 +48,7 @@ SELECT d.hotel_id, coalesce(g.name, h.name) AS hotel_name, h.city, d.full_name, 
   FROM sadie_gtm.hotel_decision_makers d
   JOIN sadie_gtm.hotels h ON h.id = d.hotel_id
   LEFT JOIN sadie_gtm.golden_hotels g ON g.hotel_id = h.id
- WHERE h.region = %(region)s AND h.status IN (5, 6) AND d.merged_into IS NULL
+ WHERE h.region = %(region)s AND h.status = ANY(%(launched)s) AND d.merged_into IS NULL
  ORDER BY h.city NULLS LAST, d.hotel_id, d.confidence DESC, d.id
 """
 
@@ -96,7 +96,7 @@ def region_rows(conn: psycopg.Connection, region: str, cities: Sequence[str] = (
     for sql in (_LEADS, _PEOPLE):
         with conn.cursor(row_factory=dict_row) as cur:
             by_city: dict[str | None, list[dict[str, Any]]] = {}
-            for row in cur.execute(sql, {"region": region}):
+            for row in cur.execute(sql, {"region": region, "launched": list(LAUNCHED)}):
                 city = row["city"]
                 if wanted and (city or "").lower() not in wanted:
                     continue
@@ -130,8 +130,8 @@ def latest_exports(conn: psycopg.Connection, region: str) -> dict[tuple[str, str
 
 def mark_exported(conn: psycopg.Connection, region: str, city: str | None) -> int:
     return conn.execute("""UPDATE sadie_gtm.hotels SET status = %s, exported_at = now(), updated_at = now()
-                            WHERE region = %s AND status = 5 AND (%s::text IS NULL OR city = %s)""",
-                        (EXPORTED_STATUS, region, city, city)).rowcount
+                            WHERE region = %s AND status = %s AND (%s::text IS NULL OR city = %s)""",
+                        (HotelStatus.EXPORTED, region, HotelStatus.LIVE, city, city)).rowcount
 
 
 def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str, city: str | None,

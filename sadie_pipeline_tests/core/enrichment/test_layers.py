@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sadie_pipeline.core.enrichment import layers as L
+from sadie_pipeline.core.hotel_status import HotelStatus
 
 
 def test_seed_bits_keep_their_values_and_new_layers_take_free_bits():
@@ -49,15 +50,16 @@ def test_tier1_is_enriched_only_with_all_three_stage3_layers():
     assert L.required_layers(2) == 0
     owner_done = L.OWNER_LAYERS
     assert not L.is_enriched(owner_done | L.LAYER_ROOM_COUNT | L.LAYER_PROXIMITY, tier=1)
-    assert L.is_enriched(L.STAGE3_LAYERS, tier=1)  # owner layers do not hold status 3 back
-    assert not L.is_enriched(L.KNOWN_MASK, tier=2)  # tier 2 is scored from status 1, never "enriched"
+    assert L.is_enriched(L.STAGE3_LAYERS, tier=1)  # owner layers do not hold status 3 (ENRICHED) back
+    assert not L.is_enriched(L.KNOWN_MASK, tier=2)  # tier 2 is scored from status 1 (DETECTED), never "enriched"
 
 
 def test_enrichment_status_moves_detected_tier1_hotels_to_3_only():
-    assert L.enrichment_status(1, L.STAGE3_LAYERS, tier=1) == 3
-    assert L.enrichment_status(1, L.LAYER_ROOM_COUNT, tier=1) == 1
-    assert L.enrichment_status(1, L.STAGE3_LAYERS, tier=2) == 1
-    assert L.enrichment_status(4, L.STAGE3_LAYERS, tier=1) == 4  # a scored hotel is not moved back
+    detected, enriched, scored = HotelStatus.DETECTED, HotelStatus.ENRICHED, HotelStatus.SCORED
+    assert L.enrichment_status(detected, L.STAGE3_LAYERS, tier=1) == enriched
+    assert L.enrichment_status(detected, L.LAYER_ROOM_COUNT, tier=1) == detected
+    assert L.enrichment_status(detected, L.STAGE3_LAYERS, tier=2) == detected
+    assert L.enrichment_status(scored, L.STAGE3_LAYERS, tier=1) == scored  # a scored hotel is not moved back
 
 
 def test_email_verification_waits_for_website_contacts_and_dns():
