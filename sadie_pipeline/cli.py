@@ -2,29 +2,105 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import json
+import functools
+import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from sadie_pipeline.instance import ensure_dagster_home
-from sadie_pipeline.resources.database import Database
-from sadie_pipeline.resources.object_store import ObjectStore
+
+if TYPE_CHECKING:
+    from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resources.object_store import ObjectStore
 
 
+# Dagster is imported when a command runs, not with this module: a spawned worker of a stage the
+# command runs imports the command's script again.
 def _database() -> Database:
+    from sadie_pipeline.resources.database import Database
+
     return Database()
 
 
 def _store() -> ObjectStore:
+    from sadie_pipeline.resources.object_store import ObjectStore
+
     return ObjectStore()
 
 
-@click.group()
+class _Lines(click.ClickException):
+    """Problems already phrased one to a line (FILE:LINE:COLUMN: ...): shown as they are."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, file=file, err=file is None)
+
+
+class _Sadie(click.Group):
+    """Mistakes a person can fix (a DMO that does not exist, a bad slug or config, a database out of
+    reach) end the command with one line each and status 1; anything else is a bug: traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        import psycopg
+
+        from sadie_pipeline.core.config import ConfigError
+        from sadie_pipeline.listings.repository import BadSlugError, UnknownDmoError
+
+        try:
+            return super().invoke(ctx)
+        except (UnknownDmoError, BadSlugError) as exc:
+            raise click.ClickException(str(exc)) from exc
+        except ConfigError as exc:
+            raise _Lines(str(exc)) from exc
+        except psycopg.OperationalError as exc:
+            if not _while_connecting(exc):
+                raise
+            raise click.ClickException(_unreachable(exc)) from exc
+
+
+def _while_connecting(exc: BaseException) -> bool:
+    """Raised by psycopg's connect (directly or under yoyo), not by a query on a live connection."""
+    import traceback
+
+    return any(frame.f_code.co_name == "connect" and Path(frame.f_code.co_filename).parts[-2:] == (
+        "psycopg", "connection.py") for frame, _ in traceback.walk_tb(exc.__traceback__))
+
+
+def _unreachable(exc: BaseException) -> str:
+    from psycopg.conninfo import conninfo_to_dict
+
+    from sadie_pipeline.resources.database import resolve_database_url
+
+    info = conninfo_to_dict(resolve_database_url())
+    where = f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}"
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if "Connection refused" in first:
+        return f"cannot reach the database at {where} (connection refused)"
+    reason = re.sub(r'^(connection failed: )?connection to server (at|on) .*? failed: ', "", first)
+    return f"cannot reach the database at {where} ({' '.join(reason.split())})"
+
+
+def _known_dmo(command: Any) -> Any:
+    """Checks that the command's SLUG names a DMO before it runs (a job run would first register
+    a partition for any slug)."""
+    @functools.wraps(command)
+    def checked(**params: Any) -> Any:
+        from sadie_pipeline.listings.repository import get_dmo
+        from sadie_pipeline.migrations import upgrade
+
+        database = _database()
+        upgrade(database.resolved_url())
+        with database.connect() as conn:
+            get_dmo(conn, params["slug"])
+        return command(**params)
+
+    return checked
+
+
+@click.group(cls=_Sadie)
 def main() -> None:
     """sadie_pipeline: tourism listings and hotel leads on Dagster."""
     from dagster import BetaWarning
@@ -66,17 +142,26 @@ def dmo() -> None:
 @dmo.command("add")
 @click.argument("slug")
 @click.option("--name", required=True, help="Display name of the DMO.")
-@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False), help="Import config JSON.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Import config JSON.")
 def dmo_add(slug: str, name: str, config_file: str | None) -> None:
     """Create (or update) a DMO and its import config, and register its `dmo` partition."""
-    from sadie_pipeline.core.config import ConfigError
+    from sadie_pipeline.core.config import load_config_file
+    from sadie_pipeline.listings.repository import check_slug
 
-    config = json.loads(Path(config_file).read_text()) if config_file else {}
-    try:
-        added = add_dmo(slug, name, config)
-    except ConfigError as exc:
-        raise click.ClickException(f"bad config: {exc}") from exc
+    check_slug(slug)  # before the database: a slug names folders and keys too
+    config = load_config_file(config_file) if config_file else {}
+    added = add_dmo(slug, name, config)
     click.echo(f"DMO {added.slug} (id {added.id}) ready; partition '{slug}' registered")
+
+
+@dmo.command("validate")
+@click.argument("file", type=click.Path(dir_okay=False))
+def dmo_validate(file: str) -> None:
+    """Check an import config file: FILE: ok, or each problem as FILE:LINE:COLUMN: key: what is wrong."""
+    from sadie_pipeline.core.config import load_config_file
+
+    load_config_file(file)
+    click.echo(f"{file}: ok")
 
 
 def add_dmo(slug: str, name: str, config: dict[str, Any]):
@@ -219,76 +304,14 @@ def hotel_explain(hotel_id: int, fields: tuple[str, ...]) -> None:
 @click.option("--no-promote", is_flag=True, help="Stop after staging; promote later with review decisions.")
 def import_cmd(slug: str, file: str, no_promote: bool) -> None:
     """Put FILE in the DMO's inbox and run import, stage and promote for that partition."""
-    outcome = import_file(slug, Path(file), promote=not no_promote)
+    from sadie_pipeline.listings.runs import import_file, summary_line
+
+    outcome = import_file(_database(), _store(), slug, Path(file), promote=not no_promote)
     if outcome["summary"].get("records_read"):  # nothing to summarise when the file could not be read
-        _print_summary(slug, outcome)
+        click.echo(summary_line(slug, outcome))
     if outcome["failure"]:
         click.echo(f"error: {outcome['failure']}", err=True)
         sys.exit(1)
-
-
-def import_file(slug: str, path: Path, promote: bool = True) -> dict[str, Any]:
-    """Runs the import job in-process on the persistent Dagster instance (the run shows in the UI)."""
-    from sadie_pipeline.listings.importer import inbox_prefix
-    from sadie_pipeline.listings.promote import job_summary, live_listing_count
-    from sadie_pipeline.listings.repository import get_dmo
-    from sadie_pipeline.migrations import upgrade
-
-    database, store = _database(), _store()
-    upgrade(database.resolved_url())
-    with database.connect() as conn:
-        dmo_row = get_dmo(conn, slug)
-    key = f"{inbox_prefix(slug)}{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}-{path.name}"
-    store.put_file(key, path)
-    failure = run_job("listing_import_job" if promote else "listing_stage_job", slug,
-                      {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}})
-    with database.connect() as conn:
-        row = conn.execute("SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND source_key = %s",
-                           (dmo_row.id, key)).fetchone()
-        summary = job_summary(conn, row[0]) if row else {}
-        live = live_listing_count(conn, dmo_row)
-    return {"job_id": row[0] if row else None, "summary": summary, "live": live, "failure": failure}
-
-
-def run_job(job_name: str, slug: str, run_config: dict[str, Any] | None = None) -> str | None:
-    """Executes a job for one DMO partition; returns the failure reason, or None when it succeeded."""
-    from dagster import DagsterEventType, DagsterInstance
-
-    from sadie_pipeline.definitions import defs
-    from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
-
-    instance = DagsterInstance.get()
-    if not instance.has_dynamic_partition(DMO_PARTITIONS_NAME, slug):
-        instance.add_dynamic_partitions(DMO_PARTITIONS_NAME, [slug])
-    quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-    result = defs.resolve_job_def(job_name).execute_in_process(
-        run_config={**quiet, **(run_config or {})}, instance=instance, partition_key=slug, raise_on_error=False)
-    if result.success:
-        return None
-    for event in result.all_events:
-        if event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
-            evaluation = event.event_specific_data
-            if not evaluation.passed:
-                meta = {k: v.value for k, v in evaluation.metadata.items()}
-                return (f"stage check {evaluation.check_name} failed: error rate {meta.get('error_rate')} over "
-                        f"{meta.get('max_error_rate')}; promotion was not run")
-        if event.event_type == DagsterEventType.STEP_FAILURE:
-            data = event.step_failure_data
-            if data.user_failure_data and data.user_failure_data.description:
-                return data.user_failure_data.description
-            return data.error.message.strip().splitlines()[-1] if data.error else "step failed"
-    return "run failed"
-
-
-def _print_summary(slug: str, outcome: dict[str, Any]) -> None:
-    s = outcome["summary"]
-    if not s:
-        return
-    click.echo(
-        f"{slug}: job {outcome['job_id']}: {s['records_read'] or 0} read; {s['inserted']} inserted, "
-        f"{s['updated']} updated, {s['unchanged']} unchanged, {s['duplicate']} duplicate, {s['deleted']} deleted, "
-        f"{s['needing_review']} needing review, {s['errors']} errors; {outcome['live']} listings now live"
-    )
 
 
 # --- review ---------------------------------------------------------------------------------
@@ -316,37 +339,61 @@ def review_list(slug: str | None) -> None:
 @click.option("--all", "all_slug", metavar="SLUG", help="Approve everything pending for this DMO.")
 def review_approve(ids: tuple[int, ...], all_slug: str | None) -> None:
     """Approve staged rows; run promotion (sadie promote SLUG, or the UI) to apply them."""
-    from sadie_pipeline.listings.review import approve, approve_all
+    from sadie_pipeline.listings.review import approve, approve_all, why_undecided
 
     if not ids and not all_slug:
         raise click.UsageError("give staged row ids or --all SLUG")
     with _database().connect() as conn:
         done = approve_all(conn, all_slug) if all_slug else approve(conn, ids)
-    click.echo(f"approved {len(done)}")
+        refused = why_undecided(conn, [i for i in ids if i not in done])
+    _decided("approved", done, refused)
 
 
 @review.command("reject")
 @click.argument("ids", nargs=-1, type=int, required=True)
 def review_reject(ids: tuple[int, ...]) -> None:
-    from sadie_pipeline.listings.review import reject
+    from sadie_pipeline.listings.review import reject, why_undecided
 
     with _database().connect() as conn:
         done = reject(conn, ids)
-    click.echo(f"rejected {len(done)}")
+        refused = why_undecided(conn, [i for i in ids if i not in done])
+    _decided("rejected", done, refused)
+
+
+def _decided(verb: str, done: list[int], refused: dict[int, str]) -> None:
+    """The count decided, then one line per id left alone (status 1: not everything asked was done)."""
+    if done or not refused:
+        click.echo(f"{verb} {len(done)}")
+    for row_id, reason in refused.items():
+        click.echo(f"{row_id}: {reason}", err=True)
+    if refused:
+        sys.exit(1)
 
 
 @main.command("promote")
 @click.argument("slug")
-def promote_cmd(slug: str) -> None:
+@_known_dmo
+@click.option("--accept-errors", is_flag=True,
+              help="Promote staged jobs whose stage failed its error-rate check too (recorded on the job).")
+def promote_cmd(slug: str, accept_errors: bool) -> None:
     """Run listing_promotion for a DMO (applies approved review decisions)."""
-    failure = run_job("listing_promote_job", slug)
+    import getpass
+
+    from sadie_pipeline.listings.runs import blocked_jobs, run_job
+
+    config = {"accept_errors": True, "accepted_by": f"{getpass.getuser()} (sadie promote)"} if accept_errors else {}
+    failure = run_job("listing_promote_job", slug, {"ops": {"listing_promotion": {"config": config}}})
     if failure:
         raise click.ClickException(failure)
     from sadie_pipeline.listings.promote import live_listing_count
     from sadie_pipeline.listings.repository import get_dmo
 
     with _database().connect() as conn:
-        click.echo(f"{slug}: promoted; {live_listing_count(conn, get_dmo(conn, slug))} listings now live")
+        dmo = get_dmo(conn, slug)
+        click.echo(f"{slug}: promoted; {live_listing_count(conn, dmo)} listings now live")
+        blocked = blocked_jobs(conn, dmo)
+    if blocked:
+        raise click.ClickException(blocked)
 
 
 @main.group()
@@ -372,3 +419,7 @@ def demo_cmd(reset: bool) -> None:
     from sadie_pipeline.demo import run_demo
 
     run_demo(reset=reset, echo=click.echo)
+
+
+if __name__ == "__main__":
+    main()

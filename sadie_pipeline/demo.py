@@ -20,6 +20,7 @@ def reset_local_state(echo: Callable[[str], None]) -> None:
         echo("reset skipped: a database or bucket is configured; the demo only resets local state")
         return
     from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resources.object_store import ObjectStore
 
     with Database().connect() as conn:
         conn.execute("DROP SCHEMA IF EXISTS staging, pipeline, sadie_gtm CASCADE")
@@ -56,12 +57,14 @@ def updated_listings(conn, job_id: int) -> list[tuple[str, str]]:
 def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     import json
 
-    from sadie_pipeline.cli import _print_summary, add_dmo, import_file, run_job
+    from sadie_pipeline.cli import add_dmo
+    from sadie_pipeline.listings.runs import import_file, run_job, summary_line
     from sadie_pipeline.listings.review import approve_all, list_pending
     from sadie_pipeline.migrations import upgrade
     from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resources.object_store import ObjectStore
 
-    database = Database()
+    database, store = Database(), ObjectStore()
     echo(f"database: {database.resolved_url()}")
     if reset:
         reset_local_state(echo)
@@ -71,8 +74,8 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     for slug, name, filename in SAMPLE_DMOS:
         config = json.loads((SAMPLE_DIR / filename.replace(".csv", ".config.json")).read_text())
         add_dmo(slug, name, config)
-        outcome = import_file(slug, SAMPLE_DIR / filename)
-        _print_summary(slug, outcome)
+        outcome = import_file(database, store, slug, SAMPLE_DIR / filename)
+        echo(summary_line(slug, outcome))
 
     with database.connect() as conn:
         pending = list_pending(conn)
@@ -81,8 +84,8 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
         echo(f"  #{row['id']} {row['dmo']}: {row['action']} {row['name']} ({row['city']}): {row['review_reason']}")
 
     echo("\n== visit-pei sends a changed revision ==")
-    outcome = import_file("visit-pei", SAMPLE_DIR / "visit-pei.revision.csv")
-    _print_summary("visit-pei", outcome)
+    outcome = import_file(database, store, "visit-pei", SAMPLE_DIR / "visit-pei.revision.csv")
+    echo(summary_line("visit-pei", outcome))
     with database.connect() as conn:
         for name, changed in updated_listings(conn, outcome["job_id"]):
             echo(f"  updated: {name} ({changed})")

@@ -15,6 +15,12 @@ telemetry:
 concurrency:
   pools:
     default_limit: 1   # one step at a time per external-service pool (serper, websites, llm) across runs
+  runs:
+    tag_concurrency_limits:
+      - key: "dagster/partition"   # one run per DMO (or region) at a time: imports apply in arrival order
+        value:
+          applyLimitPerUniqueValue: true
+        limit: 1
 """
 
 # dagster-postgres on SQLAlchemy 2.1 wants the driver in the URL: postgresql+psycopg2://...

@@ -18,3 +18,11 @@ def sadie_home() -> Path:
 def env(name: str) -> str | None:
     """An environment variable's value, None when unset or blank (read at call time)."""
     return os.environ.get(name, "").strip() or None
+
+
+def listings_fast_paths() -> bool:
+    """The one switch of the listings' fast paths, which must never change a result: records
+    unchanged since the last import staged thin, records still under review copied, a file
+    delivered again derived from its earlier raw files, and bulk inserts whose foreign keys are
+    checked per batch instead of per row. SADIE_LISTINGS_FAST_PATHS=off turns them all off."""
+    return (env("SADIE_LISTINGS_FAST_PATHS") or "on").lower() not in ("off", "0", "false", "no")

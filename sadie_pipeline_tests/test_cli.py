@@ -101,3 +101,196 @@ def test_market_run_goes_from_discovery_to_the_city_export(sadie_env, database, 
     # a run narrowed to some cities writes their files, not the state's (which would miss the others)
     assert [f["path"] for f in sb.inspect("graph")["files"]] == ["Sadie Leads/Florida/Key West.xlsx"]
     assert (sadie_env / "sadie" / "objects" / "exports" / "Florida" / "Key West.xlsx").exists()
+
+
+# --- errors a person can act on: one line, status 1, no traceback -----------------------------
+
+def _fails(*args, code: int = 1) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == code, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("slug", ["../evil", "a/b", "", "x" * 300, "Visit-PEI", "-dash", "dmo_a", "dmo a"])
+def test_dmo_add_rejects_a_bad_slug(sadie_env, database, slug):
+    line = _fails("dmo", "add", "--name", "Evil", "--", slug)
+    assert line.startswith("Error: bad DMO slug ") and "lower-case letters, digits and hyphens" in line
+    assert len(line) < 200
+    with database.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM public.dmos").fetchone()[0] == 0
+    assert slug not in DagsterInstance.get().get_dynamic_partitions("dmo")
+
+
+def test_upsert_dmo_rejects_a_bad_slug_whoever_calls_it(sadie_env, database):
+    from sadie_pipeline.listings.repository import BadSlugError, upsert_dmo
+    from sadie_pipeline.migrations import upgrade
+
+    upgrade(database.url)
+    with database.connect() as conn:
+        with pytest.raises(BadSlugError, match="bad DMO slug '../evil'"):
+            upsert_dmo(conn, "../evil", "Evil", {})
+        assert upsert_dmo(conn, "a" * 63, "Long", {}).slug == "a" * 63
+    assert issubclass(BadSlugError, ValueError)
+
+
+def test_dmo_add_names_where_the_json_is_malformed(sadie_env, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "transform": {\n    "map_fields": {"listings.name": "Name",}\n  }\n}\n')
+    line = _fails("dmo", "add", "x", "--name", "X", "--config", str(bad))
+    assert line.startswith(f"{bad}:3:") and "Expecting property name" in line
+
+
+def test_dmo_add_names_every_config_problem_with_its_line(sadie_env, database, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"validate": {"max_error_rate": 5}, "stage": {"auto_match_treshold": 0.9}}, indent=2))
+    result = CliRunner().invoke(main, ["dmo", "add", "x", "--name", "X", "--config", str(bad)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines() == [
+        f"{bad}:3:5: validate.max_error_rate: Input should be less than or equal to 1 (got 5)",
+        f"{bad}:6:5: stage.auto_match_treshold: unknown key (did you mean 'auto_match_threshold'?)",
+    ]
+    with database.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM public.dmos").fetchone()[0] == 0
+
+
+def test_dmo_add_with_a_missing_config_file(sadie_env, tmp_path):
+    line = _fails("dmo", "add", "x", "--name", "X", "--config", str(tmp_path / "nope.json"))
+    assert str(tmp_path / "nope.json") in line and "No such file" in line
+
+
+def test_dmo_validate(sadie_env, tmp_path):
+    good = SAMPLE_DIR / "visit-pei.config.json"
+    ok = CliRunner().invoke(main, ["dmo", "validate", str(good)])
+    assert ok.exit_code == 0 and ok.output == f"{good}: ok\n"
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"import": {"max_records_per_file": -5},\n "transform": {"map_fields": {"listings.name": 0}}}')
+    result = CliRunner().invoke(main, ["dmo", "validate", str(bad)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines() == [
+        f"{bad}:1:13: import.max_records_per_file: Input should be greater than 0 (got -5)",
+        f"{bad}:2:31: transform.map_fields.listings.name: Input should be a column name or a 1-based column position (got 0)",
+    ]
+    assert _fails("dmo", "validate", str(tmp_path / "nope.json")).startswith(f"{tmp_path / 'nope.json'}: ")
+    (tmp_path / "list.json").write_text("[]")
+    assert _fails("dmo", "validate", str(tmp_path / "list.json")) == \
+        f"{tmp_path / 'list.json'}:1:1: the config should be a JSON object (got list)"
+
+
+NO_DMO = "Error: no DMO 'nobody'; add it with sadie dmo add nobody --name ..."
+
+
+@pytest.mark.parametrize("args", [
+    ["import", "nobody", str(SAMPLE_DIR / "visit-pei.csv")],
+    ["import", "nobody", str(SAMPLE_DIR / "visit-pei.csv"), "--no-promote"],
+    ["promote", "nobody"],
+    ["review", "list", "nobody"],
+    ["review", "approve", "--all", "nobody"],
+], ids=lambda a: " ".join(a[:2]))
+def test_an_unknown_dmo_is_one_line(sadie_env, database, args):
+    _run("db", "upgrade")
+    assert _fails(*args) == NO_DMO
+    assert "nobody" not in DagsterInstance.get().get_dynamic_partitions("dmo")
+
+
+def test_an_unknown_bad_slug_does_not_suggest_adding_it(sadie_env, database):
+    _run("db", "upgrade")
+    line = _fails("review", "list", "../x")
+    assert line.startswith("Error: no DMO '../x'; a DMO slug is") and "dmo add" not in line
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("args", [
+    ["db", "upgrade"],
+    ["dmo", "list"],
+    ["dmo", "add", "visit-pei", "--name", "PEI"],
+    ["import", "visit-pei", str(SAMPLE_DIR / "visit-pei.csv")],
+    ["review", "list"],
+    ["review", "approve", "1"],
+    ["promote", "visit-pei"],
+], ids=lambda a: " ".join(a[:2]))
+def test_an_unreachable_database_is_one_line(sadie_env, monkeypatch, args):
+    port = _closed_port()
+    monkeypatch.setenv("SADIE_DATABASE_URL", f"postgresql://postgres@127.0.0.1:{port}/sadie")
+    assert _fails(*args) == f"Error: cannot reach the database at 127.0.0.1:{port} (connection refused)"
+
+
+def test_a_database_that_refuses_us_gives_postgres_reason(sadie_env, monkeypatch, database):
+    url = database.url.rsplit("/", 1)[0] + "/no_such_database_here"
+    monkeypatch.setenv("SADIE_DATABASE_URL", url)
+    line = _fails("dmo", "list")
+    assert line.startswith("Error: cannot reach the database at ") and 'database "no_such_database_here" does not exist' in line
+
+
+def test_bugs_still_show_their_traceback(sadie_env, database, monkeypatch):
+    import psycopg
+
+    from sadie_pipeline.listings import review
+
+    _run("db", "upgrade")
+    for error in (RuntimeError("boom"), psycopg.OperationalError("server closed the connection unexpectedly")):
+        def broken(*_args, error=error, **_kwargs):
+            raise error
+        monkeypatch.setattr(review, "list_pending", broken)
+        result = CliRunner().invoke(main, ["review", "list"])
+        assert result.exception is error  # not turned into a one-line message
+
+
+def _staged_rows(database) -> dict[str, int]:
+    """One staged row in each review state, for a DMO added through the CLI."""
+    _run("dmo", "add", "dmo-a", "--name", "A")
+    states = {"pending": ("pending", False), "pending2": ("pending", False), "approved": ("approved", False),
+              "rejected": ("rejected", False), "superseded": ("superseded", False),
+              "promoted": ("approved", True), "unreviewed": (None, False)}
+    with database.connect() as conn:
+        dmo_id = conn.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-a'").fetchone()[0]
+        job = conn.execute("INSERT INTO pipeline.jobs (dmo_id, status, stage) VALUES (%s, 'succeeded', 'stage') "
+                           "RETURNING id", (dmo_id,)).fetchone()[0]
+        return {name: conn.execute(
+            """INSERT INTO staging.listings (job_id, dmo_id, source_id, name, action, review_status, promoted_at)
+               VALUES (%s, %s, %s, %s, 'delete', %s, CASE WHEN %s THEN now() END) RETURNING id""",
+            (job, dmo_id, name, name, status, promoted)).fetchone()[0] for name, (status, promoted) in states.items()}
+
+
+def test_approving_rows_that_cannot_be_approved_says_why_per_id(sadie_env, database):
+    rows = _staged_rows(database)
+    asked = [rows["pending"], 999999, rows["approved"], rows["rejected"], rows["superseded"], rows["promoted"],
+             rows["unreviewed"]]
+    result = CliRunner().invoke(main, ["review", "approve", *map(str, asked)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.splitlines() == [
+        "approved 1",
+        "999999: no staged row with this id",
+        f"{rows['approved']}: already approved",
+        f"{rows['rejected']}: already rejected",
+        f"{rows['superseded']}: superseded by a later import",
+        f"{rows['promoted']}: already promoted",
+        f"{rows['unreviewed']}: not waiting for review",
+    ]
+    with database.connect() as conn:   # the pending one was applied all the same
+        assert conn.execute("SELECT review_status FROM staging.listings WHERE id = %s",
+                            (rows["pending"],)).fetchone()[0] == "approved"
+        assert conn.execute("SELECT count(*) FROM pipeline.review_decisions").fetchone()[0] == 1
+    assert _fails("review", "approve", "999999") == "999999: no staged row with this id"
+    assert _fails("review", "approve", str(rows["pending"])) == f"{rows['pending']}: already approved"
+
+
+def test_rejecting_rows_that_cannot_be_rejected_says_why_per_id(sadie_env, database):
+    rows = _staged_rows(database)
+    result = CliRunner().invoke(main, ["review", "reject", str(rows["pending2"]), str(rows["promoted"]), "424242"])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "rejected 1", f"{rows['promoted']}: already promoted", "424242: no staged row with this id"]
+    assert _fails("review", "reject", str(rows["pending2"])) == f"{rows['pending2']}: already rejected"
+    ok = _run("review", "reject", str(rows["pending"]))
+    assert ok.exit_code == 0 and ok.output == "rejected 1\n"

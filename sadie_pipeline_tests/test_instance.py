@@ -54,4 +54,8 @@ def test_the_production_instance_config_is_valid_and_limits_every_service(monkey
     assert config["run_retries"]["enabled"] is True
     limited = {limit["key"] for limit in config["concurrency"]["runs"]["tag_concurrency_limits"]}
     assert set(hotel_leads_job.tags) <= limited   # every service tag a job carries has a limit
+    [per_partition] = [limit for limit in config["concurrency"]["runs"]["tag_concurrency_limits"]
+                       if limit["key"] == "dagster/partition"]
+    # a DMO's imports (runs of its partition) one at a time, in the queue's order
+    assert per_partition["value"] == {"applyLimitPerUniqueValue": True} and per_partition["limit"] == 1
     assert importlib.util.find_spec("dagster_aws.ecs") is not None   # the launcher's module is installed

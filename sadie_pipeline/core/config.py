@@ -1,64 +1,265 @@
-"""Import configs: the seed 004 sections with their defaults, and a deep merge."""
+"""Import configs: the seed 004 sections as pydantic models (their keys, defaults and limits), a deep
+merge of a DMO's config over those defaults, and a loader that says where in a file each problem is.
+Callers keep working with plain dicts: the models only check and normalise."""
 
 from __future__ import annotations
 
+import codecs
 import copy
-from typing import Any
+import difflib
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from json.decoder import scanstring
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
-DEFAULT_CONFIG: dict[str, Any] = {
-    "import": {
-        "source_type": "csv",
-        "file_format": "csv",
-        "delimiter": None,            # sniffed when None
-        "encoding": None,             # UTF-8 (with or without BOM), falling back to Windows-1252
-        "full_import": True,          # absent listings are deletions
-        "max_records_per_file": 5000,
-        "max_bytes_per_file": 20_000_000,
-    },
-    "transform": {
-        "map_fields": {},
-        "normalize_fields": ["listings.name", "locations.address1", "locations.city", "listings.category"],
-        "case": {"listings.category": "lower", "locations.state": "upper", "locations.country": "upper"},
-        "round_lat_lng": 5,
-        "default_country": "CA",
-        "hash_fields": ["listings.name", "locations.address1", "locations.city"],
-    },
-    "validate": {
-        "required_fields": ["listings.name", "locations.address1", "locations.city"],
-        "data_types": {
-            "locations.lat": "numeric",
-            "locations.lng": "numeric",
-            "contact_info.email": "email",
-            "contact_info.local_phone": "phone",
-        },
-        "business_rules": {"lat_bounds": [-90, 90], "lng_bounds": [-180, 180]},
-        "max_error_rate": 0.2,
-    },
-    "stage": {
-        "auto_match_threshold": 0.8,
-        "review_threshold": 0.5,
-        "conflict_resolution": "update_if_changed",
-    },
-    "promote": {
-        "merge_policy": "latest_wins",
-        "update_bridge_table": True,
-        "conflict_resolution": {},
-    },
-}
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from sadie_pipeline.core.fields import CANONICAL_FIELDS
 
 MERGE_POLICIES = ("latest_wins", "skip_if_exists", "field_level_merge")
+MergePolicy = Literal["latest_wins", "skip_if_exists", "field_level_merge"]
+CaseMode = Literal["lower", "upper", "title"]
+DataType = Literal["numeric", "email", "phone", "text"]
+# the tables promotion merges (promote._MERGED_COLUMNS); a typo here would silently use merge_policy
+PromoteTable = Literal["listings", "locations", "contact_info", "listing_info"]
+
+
+def _did_you_mean(name: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.85)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _canonical(name: str) -> str:
+    if name not in CANONICAL_FIELDS:
+        raise PydanticCustomError("canonical_field", "not a canonical field{hint}; see sadie_pipeline/core/fields.py",
+                                  {"hint": _did_you_mean(name, list(CANONICAL_FIELDS))})
+    return name
+
+
+def _column(value: Any) -> int | str:
+    if isinstance(value, str) and value.strip():
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value  # maps by position: for headers that repeat a name
+    raise PydanticCustomError("column", "Input should be a column name or a 1-based column position")
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return value  # ints stay ints, so a dumped config reads like the file
+    raise PydanticCustomError("number", "Input should be a finite number")
+
+
+def _ordered(bounds: list[int | float]) -> list[int | float]:
+    if bounds[0] > bounds[1]:
+        raise PydanticCustomError("bounds_order", "the lower bound should come first")
+    return bounds
+
+
+CanonicalField = Annotated[str, AfterValidator(_canonical)]
+Column = Annotated[int | str, PlainValidator(_column)]
+Number = Annotated[int | float, PlainValidator(_number)]
+Bounds = Annotated[list[Number], Field(min_length=2, max_length=2), AfterValidator(_ordered)]
+Rate = Annotated[float, Field(ge=0, le=1)]
+
+
+class _Section(BaseModel):
+    # strict: a JSON "0.5" or "yes" is a mistake worth naming, not something to coerce
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class ImportConfig(_Section):
+    source_type: str = Field("csv", min_length=1)
+    file_format: str = Field("csv", min_length=1)
+    delimiter: str | None = None  # sniffed when None
+    encoding: str | None = None  # UTF-8 (with or without BOM), falling back to Windows-1252
+    full_import: bool = True  # absent listings are deletions
+    max_records_per_file: int = Field(5000, gt=0)
+    max_bytes_per_file: int = Field(20_000_000, gt=0)
+
+    @field_validator("delimiter")
+    @classmethod
+    def _one_character(cls, value: str | None) -> str | None:
+        if value is not None and (len(value) != 1 or value in '"\r\n'):
+            raise PydanticCustomError("delimiter", "Input should be one character other than a quote or a line break")
+        return value
+
+    @field_validator("encoding")
+    @classmethod
+    def _known_encoding(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                codecs.lookup(value)
+            except LookupError:
+                raise PydanticCustomError("encoding", "not an encoding Python knows") from None
+        return value
+
+
+class TransformConfig(_Section):
+    map_fields: dict[CanonicalField, Column] = {}
+    normalize_fields: list[CanonicalField] = [
+        "listings.name", "locations.address1", "locations.city", "listings.category"]
+    case: dict[CanonicalField, CaseMode | None] = {
+        "listings.category": "lower", "locations.state": "upper", "locations.country": "upper"}
+    round_lat_lng: Annotated[int, Field(ge=0)] | None = 5
+    default_country: str | None = "CA"
+    hash_fields: list[CanonicalField] = ["listings.name", "locations.address1", "locations.city"]
+
+    @field_validator("default_country")
+    @classmethod
+    def _country_code(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z]{2}", value):
+            raise PydanticCustomError("country", "Input should be a two-letter country code such as 'CA'")
+        return value
+
+
+class GeoBox(_Section):
+    min_lat: Number
+    max_lat: Number
+    min_lng: Number
+    max_lng: Number
+
+
+class BusinessRules(_Section):
+    lat_bounds: Bounds = [-90, 90]
+    lng_bounds: Bounds = [-180, 180]
+    dmo_geographic_bounds: GeoBox | None = None
+
+
+class ValidateConfig(_Section):
+    required_fields: list[CanonicalField] = ["listings.name", "locations.address1", "locations.city"]
+    data_types: dict[CanonicalField, DataType] = {
+        "locations.lat": "numeric",
+        "locations.lng": "numeric",
+        "contact_info.email": "email",
+        "contact_info.local_phone": "phone",
+    }
+    business_rules: BusinessRules = Field(default_factory=BusinessRules)
+    max_error_rate: Rate = 0.2
+
+
+class StageConfig(_Section):
+    auto_match_threshold: Rate = 0.8
+    review_threshold: Rate = 0.5
+    conflict_resolution: str = Field("update_if_changed", min_length=1)
+
+    @field_validator("review_threshold")
+    @classmethod
+    def _not_above_auto_match(cls, value: float, info: ValidationInfo) -> float:
+        auto = info.data.get("auto_match_threshold")
+        if auto is not None and value > auto:
+            raise PydanticCustomError("threshold_order", "Input should be at most auto_match_threshold ({auto})",
+                                      {"auto": auto})
+        return value
+
+
+class PromoteConfig(_Section):
+    merge_policy: MergePolicy = "latest_wins"
+    update_bridge_table: bool = True
+    conflict_resolution: dict[PromoteTable, MergePolicy] = {}
+
+
+class DmoConfig(_Section):
+    # aliases: `import` is a keyword, and BaseModel already has a `validate`
+    import_: ImportConfig = Field(default_factory=ImportConfig, alias="import")
+    transform: TransformConfig = Field(default_factory=TransformConfig)
+    validate_: ValidateConfig = Field(default_factory=ValidateConfig, alias="validate")
+    stage: StageConfig = Field(default_factory=StageConfig)
+    promote: PromoteConfig = Field(default_factory=PromoteConfig)
+    schedule: str = Field("manual", min_length=1)  # read by repository.upsert_dmo
+
+
+DEFAULT_CONFIG: dict[str, Any] = DmoConfig().model_dump(by_alias=True)
+
+
+# --- problems --------------------------------------------------------------------------------
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: KeyPath  # keys (and list indexes) from the top of the config; () for the whole config
+    message: str
+    where: str = ""  # "FILE:LINE:COLUMN: " when it comes from a file
+
+    def __str__(self) -> str:
+        key = dotted(self.path)
+        return f"{self.where}{key}: {self.message}" if key else f"{self.where}{self.message}"
 
 
 class ConfigError(ValueError):
-    pass
+    """One line per problem in its message; `problems` keeps them apart."""
 
+    def __init__(self, problems: Sequence[Problem] | str):
+        self.problems = [Problem((), problems)] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(map(str, self.problems)))
+
+
+def dotted(path: KeyPath) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def _problems(exc: ValidationError) -> list[Problem]:
+    problems = []
+    for err in exc.errors(include_url=False):
+        path = tuple(p for p in err["loc"] if p != "[key]")
+        value = err.get("input")
+        if err["type"] == "extra_forbidden":
+            message = "unknown key" + _did_you_mean(str(path[-1]), _known_keys(path[:-1]))
+        elif err["type"] == "missing":
+            message = "required key missing"
+        elif "[key]" not in err["loc"] and (value is None or isinstance(value, str | int | float)):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            message = f"{err['msg']} (got {shown})"
+        else:
+            message = err["msg"]
+        problems.append(Problem(path, message))
+    return problems
+
+
+def _known_keys(path: KeyPath) -> list[str]:
+    model: Any = DmoConfig
+    for part in path:
+        fields = {f.alias or name: f for name, f in model.model_fields.items()}
+        annotation = fields[part].annotation if part in fields else None
+        model = next((a for a in getattr(annotation, "__args__", (annotation,)) if isinstance(a, type)
+                      and issubclass(a, BaseModel)), None)
+        if model is None:
+            return []
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+# --- merging ---------------------------------------------------------------------------------
 
 def merge_config(overrides: dict[str, Any] | None) -> dict[str, Any]:
-    """Defaults overlaid with a DMO's config; dicts merge, everything else replaces."""
+    """Defaults overlaid with a DMO's config (dicts merge, everything else replaces), checked
+    against DmoConfig; a plain dict keyed as in the JSON. Raises ConfigError naming every problem."""
+    if overrides is not None and not isinstance(overrides, dict):
+        raise ConfigError(f"the config should be a JSON object (got {type(overrides).__name__})")
     merged = copy.deepcopy(DEFAULT_CONFIG)
     _merge_into(merged, overrides or {})
-    validate_config(merged)
-    return merged
+    try:
+        return DmoConfig.model_validate(merged).model_dump(by_alias=True)
+    except ValidationError as exc:
+        raise ConfigError(_problems(exc)) from None
 
 
 def _merge_into(base: dict[str, Any], overrides: dict[str, Any]) -> None:
@@ -69,22 +270,96 @@ def _merge_into(base: dict[str, Any], overrides: dict[str, Any]) -> None:
             base[key] = copy.deepcopy(value)
 
 
-def validate_config(config: dict[str, Any]) -> None:
-    from sadie_pipeline.core.fields import CANONICAL_FIELDS
-
-    unknown = [f for f in config["transform"]["map_fields"] if f not in CANONICAL_FIELDS]
-    if unknown:
-        raise ConfigError(f"map_fields names unknown fields: {', '.join(sorted(unknown))}")
-    promote = config["promote"]
-    policies = [promote["merge_policy"], *promote.get("conflict_resolution", {}).values()]
-    bad = [p for p in policies if p not in MERGE_POLICIES]
-    if bad:
-        raise ConfigError(f"unknown merge policy {bad[0]!r}; use one of {', '.join(MERGE_POLICIES)}")
-    stage = config["stage"]
-    if not 0 <= stage["review_threshold"] <= stage["auto_match_threshold"] <= 1:
-        raise ConfigError("stage thresholds must satisfy 0 <= review_threshold <= auto_match_threshold <= 1")
+def maps_by_position(config: dict[str, Any]) -> bool:
+    """Whether any map_fields value is a 1-based column position instead of a column name."""
+    mapping = (config.get("transform") or {}).get("map_fields") or {}
+    return any(isinstance(v, int) and not isinstance(v, bool) for v in mapping.values())
 
 
 def merge_policy_for(config: dict[str, Any], table: str) -> str:
     promote = config["promote"]
     return promote.get("conflict_resolution", {}).get(table, promote["merge_policy"])
+
+
+# --- config files ----------------------------------------------------------------------------
+
+def load_config_file(path: str | Path) -> dict[str, Any]:
+    """The JSON object in `path`, as written (not merged), once merge_config accepts it. Every
+    problem in the ConfigError starts with FILE:LINE:COLUMN of the offending key (or its nearest
+    existing parent when the key is not in the file)."""
+    path = Path(path)
+    text = _read_text(path)
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError([Problem((), exc.msg, f"{path}:{exc.lineno}:{exc.colno}: ")]) from None
+    offsets = key_offsets(text)
+    if not isinstance(raw, dict):
+        where = _where(path, text, offsets[()])
+        raise ConfigError([Problem((), f"the config should be a JSON object (got {type(raw).__name__})", where)])
+    try:
+        merge_config(raw)
+    except ConfigError as exc:
+        located = sorted(((_nearest(offsets, p.path), p) for p in exc.problems), key=lambda pair: pair[0])
+        raise ConfigError([replace(p, where=_where(path, text, at)) for at, p in located]) from None
+    return raw
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start].decode("utf-8-sig")
+        raise ConfigError([Problem((), "not UTF-8 text", _where(path, before, len(before)))]) from None
+
+
+def _where(path: Path, text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"{path}:{line}:{offset - text.rfind(chr(10), 0, offset)}: "
+
+
+def _nearest(offsets: dict[KeyPath, int], path: KeyPath) -> int:
+    for n in range(len(path), -1, -1):
+        if path[:n] in offsets:
+            return offsets[path[:n]]
+    return 0
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def key_offsets(text: str) -> dict[KeyPath, int]:
+    """Where each key (its opening quote) and each array item starts in valid JSON text, by path;
+    () is the top-level value. The stdlib parser keeps no positions, and no installed library does."""
+    start = _WS.match(text).end()
+    found: dict[KeyPath, int] = {(): start}
+    _scan(text, start, (), found)
+    return found
+
+
+def _scan(text: str, i: int, path: KeyPath, found: dict[KeyPath, int]) -> int:
+    """Records the keys inside the value at `i`; returns the offset just after that value."""
+    def ws(j: int) -> int:
+        return _WS.match(text, j).end()
+
+    if text[i] not in "{[":
+        return _DECODER.raw_decode(text, i)[1]
+    closing, i, n = ("}" if text[i] == "{" else "]"), ws(i + 1), 0
+    while text[i] != closing:
+        if closing == "}":
+            key, end = scanstring(text, i + 1)
+            child = (*path, key)
+            found[child] = i  # a repeated key: the last one wins, as in json.loads
+            i = ws(ws(end) + 1)  # past the colon
+        else:
+            child, n = (*path, n), n + 1
+            found[child] = i
+        i = ws(_scan(text, i, child, found))
+        if text[i] == ",":
+            i = ws(i + 1)
+    return i + 1

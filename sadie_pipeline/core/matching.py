@@ -11,10 +11,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import compress, repeat
-from multiprocessing import get_context
 from operator import attrgetter, eq, is_
 from typing import NamedTuple
 
@@ -112,8 +110,8 @@ def _name_cut(floor: float, factor: float) -> float:
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
                   workers: int = 1, parallel_from: int = 20000) -> list[Match]:
     """Best candidate for each record scoring at least min_certainty. With workers > 1 and at least
-    parallel_from records and candidates together, large comparisons are shared out to that many
-    processes (same result; see _best)."""
+    parallel_from records and candidates together, large comparisons are scored by that many
+    threads (same result; see _best)."""
     if not isinstance(candidates, (list, tuple)):
         candidates = list(candidates)
     if not records or not candidates:
@@ -207,8 +205,8 @@ def match_within(records: Sequence[MatchRecord], min_certainty: float, workers: 
                  parallel_from: int = 5000) -> list[Match]:
     """Near duplicates inside one batch: each record against the records before it, so the
     first of a group stays primary and the later ones point at it (chains resolve to the first).
-    With workers > 1 and at least parallel_from records, large comparisons are shared out to that
-    many processes (same result; see _best)."""
+    With workers > 1 and at least parallel_from records, large comparisons are scored by that many
+    threads (same result; see _best)."""
     if len(records) < 2:
         return []
     parallel = workers > 1 and len(records) >= parallel_from
@@ -289,8 +287,8 @@ def address_keys(addresses: Iterable[str | None]) -> list[str]:
     return [address_key(address) for address in addresses]
 
 
-# Below this many pairs compared in cdist, forking more processes costs more than it saves.
-_PARALLEL_PAIRS = 5_000_000
+# Below this many pairs in one cdist, more threads cost more than they save.
+_PARALLEL_PAIRS = 1_000_000
 
 
 def _best(left: _Side, right: _Side | None, min_certainty: float, workers: int) -> dict[int, Match]:
@@ -305,11 +303,8 @@ def _best(left: _Side, right: _Side | None, min_certainty: float, workers: int) 
     different numbers, are never compared, and names are only keyed for the records of a part.
     Otherwise each block is scored whole.
 
-    With workers > 1 and at least _PARALLEL_PAIRS pairs to compare in cdist, the parts are dealt out
-    by size to that many shares: the calling process scores one while forked processes score the
-    others; a record found in parts of two shares keeps the better match, ties going to the lower
-    candidate id as within one."""
-    global _fork_state
+    With workers > 1, large parts are scored by that many threads (rapidfuzz's cdist lets go of the
+    GIL): no process is forked, so nothing the caller holds (connections, threads) is copied."""
     within = right is None
     other = left if right is None else right
     keys = []
@@ -334,43 +329,11 @@ def _best(left: _Side, right: _Side | None, min_certainty: float, workers: int) 
     else:
         for key in keys:
             _split_block(left.numbers, left.blocks[key], other.numbers, other.blocks[key], within, parts, pairs)
-    sizes = [len(rows) * len(cols) for rows, cols in parts]
-    if workers < 2 or len(parts) < 2 or sum(sizes) < _PARALLEL_PAIRS:
-        return _best_of_parts(left, right, parts, pairs, min_certainty)
-    loads = [0] * workers
-    shares: list[list[tuple[list[int], list[int]]]] = [[] for _ in range(workers)]
-    for size, part in sorted(zip(sizes, parts), key=lambda sp: -sp[0]):
-        share = loads.index(min(loads))
-        loads[share] += size
-        shares[share].append(part)
-    _fork_state = (left, right, min_certainty, shares)
-    try:
-        with ProcessPoolExecutor(workers - 1, mp_context=get_context("fork")) as pool:
-            futures = [pool.submit(_best_of_share, share) for share in range(1, workers)]
-            best = _best_of_parts(left, right, shares[0], pairs, min_certainty)
-            for future in futures:
-                for rid, m in future.result().items():
-                    current = best.get(rid)
-                    if current is None or m.certainty > current.certainty or (
-                            m.certainty == current.certainty and m.candidate_id < current.candidate_id):
-                        best[rid] = m
-    finally:
-        _fork_state = None
-    return best
-
-
-# What a forked worker reads: (left, right or None, min_certainty, the parts of each share).
-_fork_state: tuple[_Side, _Side | None, float, list[list[tuple[list[int], list[int]]]]] | None = None
-
-
-def _best_of_share(share: int) -> dict[int, Match]:
-    assert _fork_state is not None
-    left, right, min_certainty, shares = _fork_state
-    return _best_of_parts(left, right, shares[share], [], min_certainty)
+    return _best_of_parts(left, right, parts, pairs, min_certainty, workers)
 
 
 def _best_of_parts(left: _Side, right: _Side | None, parts: list[tuple[list[int], list[int]]],
-                   pairs: list[tuple[int, int]], min_certainty: float) -> dict[int, Match]:
+                   pairs: list[tuple[int, int]], min_certainty: float, workers: int = 1) -> dict[int, Match]:
     """Each left record's best match among the parts (rows against cols) and the pairs."""
     best: dict[int, Match] = {}
     within = right is None
@@ -387,7 +350,8 @@ def _best_of_parts(left: _Side, right: _Side | None, parts: list[tuple[list[int]
         left.prepare_names(left_needed)
         other.prepare_names(right_needed)
     for rows, cols in parts:
-        _cdist_pairs(left, rows, other, cols, min_certainty, best, within)
+        threads = workers if len(rows) * len(cols) >= _PARALLEL_PAIRS else 1
+        _cdist_pairs(left, rows, other, cols, min_certainty, best, within, threads)
     _score_pairs(left, other, pairs, min_certainty, best)
     return best
 
@@ -487,7 +451,7 @@ def _keep_best(left: _Side, i: int, right: _Side, j: int, name_ratio: float, min
 
 
 def _cdist_pairs(left: _Side, rows: list[int], right: _Side, cols: list[int], min_certainty: float,
-                 best: dict[int, Match], later_only: bool) -> None:
+                 best: dict[int, Match], later_only: bool, workers: int = 1) -> None:
     """Scores rows against cols: all name pairs and all address pairs at once in C (rapidfuzz
     cdist), then the full certainty only for pairs that could reach min_certainty. With
     later_only, only pairs of a row and an earlier col."""
@@ -500,10 +464,12 @@ def _cdist_pairs(left: _Side, rows: list[int], right: _Side, cols: list[int], mi
         col_names = [right.names[j] for j in cols]
         col_addresses = [right.addresses[j] for j in cols]
     # the ratio of the sorted words is token_sort_ratio of the name keys
-    ratios = process.cdist(row_names, col_names, scorer=fuzz.ratio, score_cutoff=cut, dtype=np.float64)
+    ratios = process.cdist(row_names, col_names, scorer=fuzz.ratio, score_cutoff=cut, dtype=np.float64,
+                           workers=workers)
     # the address share of the score, as _score gives it: nothing below a ratio of 60, half when
     # either address is empty
-    addresses = process.cdist(row_addresses, col_addresses, scorer=fuzz.ratio, score_cutoff=60, dtype=np.float64)
+    addresses = process.cdist(row_addresses, col_addresses, scorer=fuzz.ratio, score_cutoff=60, dtype=np.float64,
+                              workers=workers)
     credit = np.clip((addresses / 100 - 0.6) / 0.4, 0.0, 1.0)
     if "" in row_addresses:
         credit[[not a for a in row_addresses], :] = 0.5

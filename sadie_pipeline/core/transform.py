@@ -43,6 +43,15 @@ class TransformResult:
     errors: list[RecordError] = field(default_factory=list)
 
 
+def _at(raw: dict[str, Any], position: int) -> Any:
+    """The value of the record's column at a 1-based position (a config mapping columns by position:
+    a record keeps its columns in the file's order)."""
+    for i, value in enumerate(raw.values(), start=1):
+        if i == position:
+            return value
+    return None
+
+
 class RecordTransformer:
     """Built once per job from the config snapshot, then applied to every record."""
 
@@ -67,10 +76,10 @@ class RecordTransformer:
     def __call__(self, raw: dict[str, Any]) -> TransformResult:
         rec: dict[str, Any] = {}
         for name, column in self.mapping:
-            value = raw.get(column)
+            value = raw.get(column) if isinstance(column, str) else _at(raw, column)
             rec[name] = clean_whitespace(value) if isinstance(value, str) else value
         for name, column in self.uncleaned:
-            rec[name] = raw.get(column)
+            rec[name] = raw.get(column) if isinstance(column, str) else _at(raw, column)
         errors: list[RecordError] = []
 
         for name in self.title_fields:

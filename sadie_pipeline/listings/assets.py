@@ -1,20 +1,21 @@
-"""The listings assets, partitioned by DMO: import -> stage (with its blocking check) -> promote."""
+"""The listings assets, partitioned by DMO: import -> stage (with its blocking check) -> promote.
+Each step takes the DMO's jobs in arrival order under the DMO's lock (README.md)."""
 
+from dagster import AssetExecutionContext, AssetKey, Config, Failure, MaterializeResult, MetadataValue, asset
 
-
-from dagster import AssetExecutionContext, Config, Failure, MaterializeResult, MetadataValue, asset
-
-from sadie_pipeline.listings import previews
+from sadie_pipeline.listings import previews, versions
 from sadie_pipeline.listings.checks import error_rate_result, error_rate_spec
 from sadie_pipeline.listings.importer import import_inbox_file, pending_inbox_keys
 from sadie_pipeline.listings.promote import promote_dmo
 from sadie_pipeline.listings.readers import UnreadableFileError
 from sadie_pipeline.listings.repository import get_dmo, job_config
-from sadie_pipeline.listings.stage import stage_latest_job
+from sadie_pipeline.listings.stage import stage_dmo
 from sadie_pipeline.metadata import path_list
 from sadie_pipeline.partitions import dmo_partitions
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
+
+PROMOTION = AssetKey("listing_promotion")
 
 
 class ImportConfig(Config):
@@ -24,7 +25,26 @@ class ImportConfig(Config):
     """Who imported (0 for the pipeline itself)."""
 
 
-@asset(partitions_def=dmo_partitions, group_name="listings", kinds={"postgres", "s3"})
+class PromotionConfig(Config):
+    accept_errors: bool = False
+    """Promote staged jobs whose stage failed its error-rate check too (recorded on the job)."""
+    accepted_by: str | None = None
+    """Who accepts their errors (default: the run's user tag, else the run)."""
+
+
+def run_key(context: AssetExecutionContext) -> str:
+    """The run's key for its jobs: the root run's id, which a re-executed or retried run keeps."""
+    return context.run.root_run_id or context.run_id
+
+
+def _run_promotes(context: AssetExecutionContext) -> bool:
+    """Whether this run goes on to listing_promotion (so a later job's stage may promote its job)."""
+    # an empty (or no) selection: the job's assets
+    return PROMOTION in (context.run.asset_selection or context.job_def.asset_layer.selected_asset_keys)
+
+
+@asset(partitions_def=dmo_partitions, group_name="listings", kinds={"postgres", "s3"},
+       code_version=versions.RAW_VERSION)
 def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, database: Database,
                       object_store: ObjectStore) -> MaterializeResult:
     """Inbox files of the DMO as immutable gzipped JSON-lines raw files, with job rows."""
@@ -34,8 +54,9 @@ def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, data
     results = []
     for key in keys:
         try:
-            results.append(import_inbox_file(database, object_store, dmo, key, run_id=context.run_id,
-                                             imported_by=config.imported_by))
+            results.append(import_inbox_file(database, object_store, dmo, key, run_key=run_key(context),
+                                             imported_by=config.imported_by, promote=_run_promotes(context),
+                                             log=context.log.info))
         except UnreadableFileError as exc:
             raise Failure(description=f"cannot read {key}: {exc}", metadata={"inbox_key": key}) from exc
     files = [f for r in results for f in r.files]
@@ -55,12 +76,12 @@ def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, data
 
 
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_raw_files], kinds={"postgres"},
-       check_specs=[error_rate_spec("listing_stage")])
+       check_specs=[error_rate_spec("listing_stage")], code_version=versions.TRANSFORM_VERSION)
 def listing_stage(context: AssetExecutionContext, database: Database, object_store: ObjectStore) -> MaterializeResult:
     """Transformed, validated, hashed and matched records in the staging tables, each with its action."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
-    result = stage_latest_job(database, object_store, dmo, log=context.log.info)
+    result = stage_dmo(database, object_store, dmo, run_key(context), log=context.log.info)
     if result.job_id is None:
         return MaterializeResult(
             metadata={"dmo": dmo.slug, "note": "no imported job waiting to be staged"},
@@ -74,6 +95,9 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
         metadata={
             "dmo": dmo.slug,
             "job_id": result.job_id,
+            # Jobs staged in arrival order, and earlier ones promoted first (what their runs were about to do).
+            "jobs_staged": MetadataValue.json(result.jobs_staged),
+            "jobs_promoted_first": MetadataValue.json(result.promoted_first),
             "records_read": result.records_read,
             **{f"action_{a}": n for a, n in sorted(result.actions.items())},
             "needs_review": result.needs_review,
@@ -93,16 +117,23 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
 
 
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_stage], kinds={"postgres"})
-def listing_promotion(context: AssetExecutionContext, database: Database) -> MaterializeResult:
+def listing_promotion(context: AssetExecutionContext, config: PromotionConfig, database: Database) -> MaterializeResult:
     """Approved staged rows applied to the canonical public tables (inserts, updates, soft deletes)."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
-    result = promote_dmo(database, dmo)
+    by = (config.accepted_by or context.run.tags.get("dagster/user") or f"run {context.run_id}") \
+        if config.accept_errors else None
+    result = promote_dmo(database, dmo, run_key=run_key(context), accept_errors_by=by, log=context.log.info)
+    for job in result.blocked:
+        context.log.warning(f"job {job.id} not promoted: its stage failed the error-rate check (error rate "
+                            f"{job.error_rate} over {job.max_error_rate}); promote with accept_errors to override")
     with database.connect() as conn:
         preview = previews.live_preview(conn, dmo)
     return MaterializeResult(metadata={
         "dmo": dmo.slug,
         "jobs_promoted": MetadataValue.json(result.jobs),
+        "jobs_blocked": MetadataValue.json([j.id for j in result.blocked]),
+        "jobs_errors_accepted": MetadataValue.json(result.accepted),
         **{f"promoted_{a}": n for a, n in sorted(result.promoted.items())},
         "promoted_total": sum(result.promoted.values()),
         "waiting_for_review": result.waiting_for_review,

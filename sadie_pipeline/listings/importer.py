@@ -5,27 +5,32 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import psycopg
 
+from sadie_pipeline.core.config import maps_by_position
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
-from sadie_pipeline.listings.import_split import LineParts, TailProcess, start_tail
+from sadie_pipeline.listings import job_queue, versions
+from sadie_pipeline.listings.locks import Holder, LockSpace
+from sadie_pipeline.listings.queries import run, sql
 from sadie_pipeline.listings.raw_files import RawLines, SplitWriter, WrittenFile, file_key
-from sadie_pipeline.listings.readers import Record, UnreadableFileError, iter_records
+from sadie_pipeline.listings.readers import Header, Record, UnreadableFileError, iter_records
 from sadie_pipeline.listings.redelivery import (
     EarlierImport,
     NotDerivable,
     derive_raw_files,
     earlier_import_of_same_file,
 )
-from sadie_pipeline.listings.repository import Dmo, rows_of_job, set_job_state, snapshot_config
+from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
+from sadie_pipeline.listings.states import JobStage, JobStatus
+from sadie_pipeline.listings.trusted import rows_of_job
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
+from sadie_pipeline.settings import listings_fast_paths
 
 INBOX_PREFIX = "inbox"
 
@@ -49,42 +54,96 @@ def pending_inbox_keys(db: Database, store: ObjectStore, dmo: Dmo) -> list[str]:
     """Inbox files of the DMO that no job has imported yet, oldest name first."""
     keys = store.list_keys(inbox_prefix(dmo.slug))
     with db.connect() as conn:
-        done = {r[0] for r in conn.execute(
-            "SELECT source_key FROM pipeline.jobs WHERE dmo_id = %s AND stage <> 'import'", (dmo.id,))}
+        done = {r[0] for r in conn.execute(sql("import", "pending_keys"), {"dmo": dmo.id})}
     return [k for k in keys if k not in done]
 
 
-def import_inbox_file(db: Database, store: ObjectStore, dmo: Dmo, key: str, *, run_id: str | None = None,
-                      imported_by: str = "0") -> ImportResult:
+def import_inbox_file(db: Database, store: ObjectStore, dmo: Dmo, key: str, *, run_key: str | None = None,
+                      imported_by: str = "0", promote: bool = True,
+                      log: Callable[[str], None] = lambda m: None) -> ImportResult:
     """Idempotent per inbox key: a finished import is returned as is; an interrupted one resumes
-    without rewriting the raw files it already stored. A file the DMO delivered before, byte for
-    byte, is not parsed again: its raw files are derived from that import's (redelivery.py)."""
-    with db.connect() as conn:
-        job = _find_or_create_job(conn, dmo, key, run_id)
-        if job["stage"] != "import":
-            return ImportResult(job["id"], job["records_read"] or 0, already_imported=True)
-        job_id, day = job["id"], job["created_at"].date()
-        config = snapshot_config(conn, job_id, dmo)
-        existing = frozenset(r[0] for r in conn.execute(
-            "SELECT batch FROM pipeline.job_files WHERE job_id = %s AND stage = 'raw'", (job_id,)))
-        size = store.size(key)
-        earlier = earlier_import_of_same_file(conn, store, dmo, job_id, key, size)
+    without rewriting the raw files it already stored. The job is created (its place in the DMO's
+    arrival order) under the DMO's lock; the import itself holds only the job's lock. `promote`:
+    whether the run means to promote the job (a stage taking a later job first promotes it)."""
+    holder = Holder(db, f"import {dmo.slug}", log)
     try:
-        # One transaction: the raw keys, streamed as the raw files are written, the files and the state.
+        job = _claim_job(db, holder, dmo, key, run_key, promote)
+        if job["stage"] != JobStage.IMPORT:
+            return ImportResult(job["id"], job["records_read"] or 0, already_imported=True)
+        try:
+            return _import(db, store, dmo, key, job, imported_by)
+        except BaseException as exc:
+            with db.connect() as conn:
+                set_job_state(conn, job["id"], stage=JobStage.IMPORT, status=JobStatus.FAILED,
+                              error=(str(exc).strip().splitlines() or [type(exc).__name__])[0])
+            raise
+    finally:
+        holder.close()  # releases the job's lock
+
+
+def _claim_job(db: Database, holder: Holder, dmo: Dmo, key: str, run_key: str | None, promote: bool) -> dict[str, Any]:
+    """The job of the inbox key, created or taken over for this run; when it is to be imported, its
+    lock is held (shared, as every process working on a job holds it) on return."""
+    params = {"dmo": dmo.id, "key": key, "name": key.rsplit("/", 1)[-1], "run": run_key, "promote": promote,
+              "raw_version": versions.RAW_VERSION}
+    holder.acquire(LockSpace.DMO, dmo.id, f"DMO {dmo.slug}")
+    try:
+        while (job := _reaped_job(db, holder, dmo, params)) is not None and job["status"] == JobStatus.IN_PROGRESS:
+            # (a job in progress after reaping is a live process's) another process imports this
+            # very file now: wait for it, then look again
+            holder.acquire(LockSpace.JOB, job["id"], f"the import of job {job['id']} by another process")
+            holder.release(LockSpace.JOB, job["id"])
+        if job is None:  # new: in progress at once, its lock taken below before the DMO's is let go
+            with db.connect() as conn:
+                run(conn, "jobs", "create", params)
+            job = _job_by_key(db, params)
+        params["job"] = job["id"]
         with db.connect() as conn:
-            with rows_of_job(conn, job_id, ["staging.raw_keys"]):
-                result = _derive(conn, store, dmo, earlier, job_id, day, existing, imported_by) if earlier else None
-                if result is None:
-                    with conn.cursor() as cur, cur.copy(
-                            "COPY staging.raw_keys (job_id, file_seq, rec_num, raw_hash, source_id) FROM STDIN") as keys:
-                        result = _write_raw_files(store, dmo, key, job_id, day, config, existing, imported_by,
-                                                  keys.write_row)
-            result.source_bytes = size
-            _record_files(conn, store, dmo, job_id, day, config, result)
-    except UnreadableFileError as exc:
-        with db.connect() as conn:
-            set_job_state(conn, job_id, stage="import", status="failed", error=str(exc))
-        raise
+            if job["stage"] == JobStage.IMPORT:
+                holder.acquire(LockSpace.JOB, job["id"], f"job {job['id']}", shared=True)
+                run(conn, "jobs", "start_import", params)
+            else:
+                run(conn, "jobs", "claim_failed", params)
+        return job
+    finally:
+        holder.release(LockSpace.DMO, dmo.id)
+
+
+def _reaped_job(db: Database, holder: Holder, dmo: Dmo, params: dict[str, Any]) -> dict[str, Any] | None:
+    """The job of the inbox key (if any) after the DMO's dead jobs were failed."""
+    job_queue.reap_dead_jobs(db, holder, dmo.id, f"by an import into {dmo.slug}")
+    return _job_by_key(db, params)
+
+
+def _job_by_key(db: Database, params: dict[str, Any]) -> dict[str, Any] | None:
+    with db.connect() as conn:
+        row = conn.execute(sql("jobs", "by_key"), params).fetchone()
+    return dict(zip(("id", "stage", "status", "records_read", "created_at"), row)) if row else None
+
+
+def _import(db: Database, store: ObjectStore, dmo: Dmo, key: str, job: dict[str, Any], imported_by: str) -> ImportResult:
+    job_id, day = job["id"], job["created_at"].date()
+    with db.connect() as conn:
+        config = snapshot_config(conn, job_id, dmo)
+        existing = frozenset(r[0] for r in run(conn, "import", "raw_parts_written", {"job": job_id}))
+        size = store.size(key)
+        earlier = earlier_import_of_same_file(conn, store, dmo, job_id, key, size, versions.RAW_VERSION) \
+            if listings_fast_paths() else None
+    # One transaction: the raw keys, streamed as the raw files are written, the files and the state.
+    with db.connect() as conn:
+        with rows_of_job(conn, job_id, ["staging.raw_keys"]):
+            result = _derive(conn, store, dmo, earlier, job_id, day, existing, imported_by) if earlier else None
+            if result is None:
+                with conn.cursor() as cur, cur.copy(sql("import", "copy_keys")) as keys:
+                    result = _write_raw_files(store, dmo, key, job_id, day, config, existing, imported_by,
+                                              keys.write_row)
+        result.source_bytes = size
+        for f in result.files:
+            run(conn, "import", "raw_file", {"job": job_id, "path": store.uri(f.key), "dmo": dmo.id, "day": day,
+                                             "country": config["transform"]["default_country"], "seq": f.seq,
+                                             "size": f.size, "records": f.record_count})
+        run(conn, "import", "imported", {"job": job_id, "records": result.records_read, "sha256": result.sha256,
+                                         "bytes": size})
     return result
 
 
@@ -106,74 +165,27 @@ def _derive(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, earlier: Ear
                         same_file_as_job=earlier.job_id)
 
 
-def _record_files(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, job_id: int, day: dt.date,
-                  config: dict[str, Any], result: ImportResult) -> None:
-    for f in result.files:
-        conn.execute(
-            """
-            INSERT INTO pipeline.job_files (job_id, s3_path, stage, data_domain, country, dmo_id, file_date,
-                                            batch, format, file_size, record_count)
-            VALUES (%s, %s, 'raw', 'listings', %s, %s, %s, %s, 'jsonl.gz', %s, %s)
-            ON CONFLICT (job_id, stage, batch) DO NOTHING
-            """,
-            (job_id, store.uri(f.key), config["transform"]["default_country"], dmo.id, day, f.seq, f.size, f.record_count),
-        )
-    conn.execute("UPDATE pipeline.jobs SET records_read = %s, source_sha256 = %s, source_bytes = %s WHERE id = %s",
-                 (result.records_read, result.sha256, result.source_bytes, job_id))
-    set_job_state(conn, job_id, stage="imported", status="succeeded")
-
-
-def _find_or_create_job(conn: psycopg.Connection, dmo: Dmo, key: str, run_id: str | None) -> dict[str, Any]:
-    conn.execute(
-        """
-        INSERT INTO pipeline.jobs (dmo_id, status, stage, source_key, source_name, dagster_run_id, started_at)
-        VALUES (%s, 'in_progress', 'import', %s, %s, %s, now())
-        ON CONFLICT (dmo_id, source_key) DO NOTHING
-        """,
-        (dmo.id, key, key.rsplit("/", 1)[-1], run_id),
-    )
-    row = conn.execute(
-        "SELECT id, stage, status, records_read, created_at FROM pipeline.jobs WHERE dmo_id = %s AND source_key = %s",
-        (dmo.id, key),
-    ).fetchone()
-    return dict(zip(("id", "stage", "status", "records_read", "created_at"), row))
-
-
 def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: dt.date, config: dict[str, Any],
                      existing: frozenset[int], imported_by: str,
                      write_keys: Callable[[tuple[int, int, int, str, str]], Any]) -> ImportResult:
     imp = config["import"]
-    names = {CANONICAL_FIELDS[f]: col for f, col in config["transform"]["map_fields"].items()}
-    name_col, city_col, id_col = names.get("name"), names.get("city"), names.get("explicit_source_id")
+    mapped = config["transform"]["map_fields"]
+    names = {CANONICAL_FIELDS[f]: col for f, col in mapped.items()}
     writer = SplitWriter(store, partial(file_key, "raw", dmo.slug, day, job_id),
                          imp["max_records_per_file"], imp["max_bytes_per_file"], existing)
     raw_line = RawLines(dmo.id, _now(), imported_by)
     digest = hashlib.sha256()
     count = 0
-    parts = _line_parts(raw_line, dmo.id, name_col, city_col, id_col)
-
-    def write(rec_num: int, line_parts: LineParts) -> None:
-        before, after, raw_hash, source_id = line_parts
-        seq = writer.write(b"%s%d%s" % (before, rec_num, after))
-        if seq not in existing:
-            write_keys((job_id, seq, rec_num, raw_hash, source_id))
-
     try:
         with store.open_read(key) as raw:
-            tail = start_tail(raw, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"), parts=parts)
-            split = tail.split if tail is not None else None
-            try:
-                hashing = _HashingReader(raw, digest)
-                for count, record in enumerate(
-                    iter_records(hashing, key, delimiter=imp.get("delimiter"), encoding=imp.get("encoding"),
-                                 split=split), start=1
-                ):
-                    write(count, parts(record))
-                if tail is not None and split.reached:
-                    count = _write_tail(tail, raw, digest, write, count)
-            finally:
-                if tail is not None:
-                    tail.close()
+            records = iter_records(_HashingReader(raw, digest), key, delimiter=imp.get("delimiter"),
+                                   encoding=imp.get("encoding"),
+                                   check_header=partial(_check_header, mapped, maps_by_position(config)))
+            for count, record in enumerate(records, start=1):
+                before, after, raw_hash, source_id = _line_parts(raw_line, dmo.id, names, record)
+                seq = writer.write(b"%s%d%s" % (before, count, after))
+                if seq not in existing:
+                    write_keys((job_id, seq, count, raw_hash, source_id))
     except BaseException:
         writer.abort()
         raise
@@ -182,39 +194,41 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
 
 
-def _line_parts(raw_line: RawLines, dmo_id: int, name_col: str | None, city_col: str | None,
-                id_col: str | None) -> Callable[[Record], LineParts]:
-    """A record's raw line around its rec_num, raw hash and source id (in either process)."""
-    def parts(record: Record) -> LineParts:
-        explicit = record.get(id_col) if id_col else None
-        source_id = source_id_for(dmo_id, record.get(name_col), record.get(city_col),
-                                  explicit.strip() if isinstance(explicit, str) else None)
-        before, after, raw_hash = raw_line.parts(record, source_id)
-        return before, after, raw_hash, source_id
-    return parts
+def _check_header(mapped: dict[str, str | int], by_position: bool, header: Header) -> None:
+    """A mapped column missing from the file, or a name the header repeats (unless the config maps
+    columns by position), fails the import with the column's name."""
+    missing = [col for col in mapped.values() if isinstance(col, str) and col not in header.names]
+    if missing:
+        raise UnreadableFileError(f"the file has no column {', '.join(map(repr, missing))} (mapped by the DMO's "
+                                  f"config); its columns are {', '.join(map(repr, header.names))}")
+    if header.repeated and not by_position:
+        raise UnreadableFileError(f"the header names column {header.repeated[0]!r} more than once; map the "
+                                  f"columns by position (1, 2, ...) in the DMO's config to import it")
+    too_far = [col for col in mapped.values() if isinstance(col, int) and col > len(header.names)]
+    if too_far:
+        raise UnreadableFileError(f"the config maps column {too_far[0]} but the file has {len(header.names)}")
 
 
-def _write_tail(tail: TailProcess, raw, digest, write: Callable[[int, LineParts], None], count: int) -> int:
-    """Writes the second half's records after the first half's `count`; returns the new count. The
-    rest of the file is hashed meanwhile (hashlib lets go of the GIL)."""
-    with ThreadPoolExecutor(1, thread_name_prefix="sha256") as hasher:
-        hashed = hasher.submit(_hash_rest, raw, digest)
-        for line_parts in tail.records():
-            count += 1
-            write(count, line_parts)
-    hashed.result()
-    return count
+def _line_parts(raw_line: RawLines, dmo_id: int, names: dict[str, str | int],
+                record: Record) -> tuple[bytes, bytes, str, str]:
+    """A record's raw line around its rec_num, its raw hash and its source id."""
+    explicit = _value(record, names.get("explicit_source_id"))
+    source_id = source_id_for(dmo_id, _value(record, names.get("name")), _value(record, names.get("city")),
+                              explicit.strip() if isinstance(explicit, str) else None)
+    before, after, raw_hash = raw_line.parts(record, source_id)
+    return before, after, raw_hash, source_id
 
 
-def _hash_rest(raw, digest) -> None:
-    while data := raw.read(1 << 20):
-        digest.update(data)
+def _value(record: Record, column: str | int | None):
+    """A record's value of a column named or numbered (1-based) in the config."""
+    if isinstance(column, int):
+        values = list(record.values())
+        return values[column - 1] if column <= len(values) else None
+    return record.get(column) if column else None
 
 
 class _HashingReader:
-    """Passes reads through while hashing them, so the checksum costs no second pass. (Not on a
-    thread of its own: hashlib lets go of the GIL while it hashes, a chance at short intervals
-    for the thread compressing the raw files to get it.)"""
+    """Passes reads through while hashing them, so the checksum costs no second pass."""
 
     def __init__(self, raw, digest):
         self._raw, self._digest = raw, digest

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 import orjson
 from isal import igzip, isal_zlib
 
-from sadie_pipeline.resources.object_store import ObjectStore
+from sadie_pipeline.resources.objects import StoreOps as ObjectStore  # no Dagster: stage workers read raw files
 
 
 def file_key(stage: str, dmo_slug: str, day: dt.date, job_id: int, seq: int) -> str:

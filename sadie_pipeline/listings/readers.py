@@ -12,7 +12,8 @@ import io
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, BinaryIO
 
@@ -46,15 +47,11 @@ class UnreadableFileError(Exception):
     """The file cannot be read at all; the message is one human-readable line."""
 
 
-class SplitAt:
-    """A byte offset, right after a "\\n", where another reader takes over a CSV file (see
-    iter_tail_records). iter_records stops there, with `reached` set, when a record starts at it
-    after the header; when not (the offset falls inside a quoted field, or before the header
-    ends), it reads on to the end as if no split had been asked for."""
-
-    def __init__(self, offset: int) -> None:
-        self.offset = offset
-        self.reached = False
+@dataclass(frozen=True)
+class Header:
+    """The header row as the file gives it (blank names numbered), and the names it repeats."""
+    names: list[str]
+    repeated: list[str]
 
 
 def iter_records(
@@ -63,22 +60,21 @@ def iter_records(
     *,
     delimiter: str | None = None,
     encoding: str | None = None,
-    split: SplitAt | None = None,
+    check_header: Callable[[Header], None] | None = None,
 ) -> Iterator[Record]:
     """Yield one dict per data row, keyed by the (trimmed) header names.
 
     Rows shorter than the header are padded with "", cells beyond it (up to the
-    last non-blank one) are kept as a list under EXTRA_KEY, blank rows are skipped. Every
-    problem, including an unsupported extension, raises UnreadableFileError
-    from iteration (a file can also turn out unreadable midway, e.g. at an
-    unclosed quote).
+    last non-blank one) are kept as a list under EXTRA_KEY, blank rows are skipped; a name the
+    header repeats gets a suffix (_2, _3). check_header sees the header first. Every problem,
+    including an unsupported extension, raises UnreadableFileError from iteration (a file can also
+    turn out unreadable midway, e.g. at an unclosed quote).
     """
     ext = PurePath(filename).suffix.lower()
     if ext in CSV_EXTENSIONS:
         if delimiter is None and ext == ".tsv":
             delimiter = "\t"
-        rows = _csv_rows(fileobj, delimiter=delimiter, encoding=encoding,
-                         split_at=split.offset if split else None)
+        rows = _csv_rows(fileobj, delimiter=delimiter, encoding=encoding)
     elif ext in XLSX_EXTENSIONS:
         rows = _xlsx_rows(fileobj)
     elif ext == ".xls":
@@ -90,25 +86,29 @@ def iter_records(
             f"unsupported file type {repr(ext) if ext else '(no extension)'}; "
             "expected .csv, .txt, .tsv or .xlsx"
         )
-    yield from _records(rows, split)
+    yield from _records(rows, check_header)
 
 
-def _records(rows: Iterable[list[str]], split: SplitAt | None = None) -> Iterator[Record]:
+def _records(rows: Iterable[list[str]], check_header: Callable[[Header], None] | None = None) -> Iterator[Record]:
     rows = iter(rows)
-    header = _first_header(rows)
-    if header is None:
+    names = _first_header(rows)
+    if names is None:
         raise UnreadableFileError("the file has no header row (it is empty or blank)")
-    yield from _body_records(rows, header, split)
+    if check_header is not None:
+        check_header(Header(names, sorted({n for n in names if names.count(n) > 1})))
+    yield from _body_records(rows, _unique(names))
 
 
 def _first_header(rows: Iterator[list[str]]) -> list[str] | None:
-    for row in rows:  # (a split row is blank: a split before the header end is not taken)
+    for row in rows:
         if any(cell.strip() for cell in row):
-            return _header(row)
+            # A BOM survives an explicit encoding="utf-8"; it is never part of a name.
+            names = [cell.replace("\ufeff", "").strip() for cell in _without_trailing_blanks(row)]
+            return [name or f"column_{i}" for i, name in enumerate(names, start=1)]
     return None
 
 
-def _body_records(rows: Iterator[list[str]], header: list[str], split: SplitAt | None) -> Iterator[Record]:
+def _body_records(rows: Iterator[list[str]], header: list[str]) -> Iterator[Record]:
     record: Record
     width = len(header)
     new_record = dict.fromkeys(header, "").copy  # a dict of the right size from the start
@@ -118,9 +118,6 @@ def _body_records(rows: Iterator[list[str]], header: list[str], split: SplitAt |
             record.update(zip(header, row))
             yield record
             continue
-        if row is _SPLIT_ROW and split is not None:
-            split.reached = True
-            return
         if not any(cell.strip() for cell in row):
             continue
         record = dict(zip(header, row))
@@ -132,14 +129,11 @@ def _body_records(rows: Iterator[list[str]], header: list[str], split: SplitAt |
         yield record
 
 
-def _header(row: list[str]) -> list[str]:
-    # A BOM survives an explicit encoding="utf-8"; it is never part of a name.
-    names = [cell.replace("\ufeff", "").strip() for cell in _without_trailing_blanks(row)]
-    # Blank or repeated names would make values silently overwrite each other.
+def _unique(names: list[str]) -> list[str]:
+    # Repeated names would make values silently overwrite each other.
     seen: dict[str, int] = {}
     header = []
-    for i, name in enumerate(names, start=1):
-        name = name or f"column_{i}"
+    for name in names:
         seen[name] = seen.get(name, 0) + 1
         header.append(name if seen[name] == 1 else f"{name}_{seen[name]}")
     return header
@@ -216,40 +210,26 @@ class _MixedLines:
     line-by-line decoding gives ("\\n" never occurs inside a multi-byte sequence, so a block is
     valid exactly when each of its lines is); a block that is not is decoded line by line.
     `unterminated` becomes true just before the file's last line is yielded when no "\\n" ends it.
-    With `split_at` (a byte offset right after a "\\n"), _SPLIT_LINE comes between the lines
-    before and after it. With strip_bom false, a leading BOM is kept (`rest` starts mid-file).
     """
 
-    def __init__(self, head: bytes, rest: BinaryIO, *, split_at: int | None = None, strip_bom: bool = True) -> None:
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
         self._head, self._rest = head, rest
-        self._split_at, self._strip_bom = split_at, strip_bom
         self.unterminated = False
 
-    def _chunks(self) -> Iterator[bytes | None]:
-        """The file's bytes; None at split_at, where a chunk ends."""
+    def _chunks(self) -> Iterator[bytes]:
+        """The file's bytes."""
         head, self._head = self._head, b""
         if head:
             yield head
         read = self._rest.read
-        if self._split_at is not None and self._split_at > len(head):
-            pos = len(head)
-            while pos < self._split_at and (chunk := read(min(_CHUNK_BYTES, self._split_at - pos))):
-                pos += len(chunk)
-                yield chunk
-            if pos == self._split_at:
-                yield None
         while chunk := read(_CHUNK_BYTES):  # short reads are fine
             yield chunk
 
     def __iter__(self) -> Iterator[str]:
         pieces: list[bytes] = []  # the start of a line that continues in the next chunk
         size = 0
-        first = self._strip_bom
+        first = True
         for chunk in self._chunks():
-            if chunk is None:
-                if not pieces:  # (always, at a split after a "\\n")
-                    yield _SPLIT_LINE
-                continue
             cut = chunk.rfind(b"\n")
             if cut < 0:
                 pieces.append(chunk)
@@ -298,12 +278,6 @@ def _block_lines(block: bytes | memoryview, first: bool) -> list[str]:
     return lines
 
 
-# A line that is not one: where a split is (a str made at run time, never an interned one).
-_SPLIT_LINE = "".join(["<split", ">"])
-# The row _split_rows makes of it (a list no other row is).
-_SPLIT_ROW: list[str] = []
-
-
 def _line_too_long() -> UnreadableFileError:
     return UnreadableFileError(f"a line is longer than {MAX_LINE_BYTES // (1024 * 1024)} MB; not a listing file")
 
@@ -323,8 +297,6 @@ class _Feed:
         line = self.line
         if line is None:
             line = next(self._rest)
-            if line is _SPLIT_LINE:  # the split falls inside this record: not one
-                line = next(self._rest)
         else:
             self.line = None
         return line if self._lines.unterminated else line + "\n"
@@ -344,9 +316,6 @@ def _split_rows(lines: _MixedLines, delimiter: str) -> Iterator[list[str]]:
         return
     limit = csv.field_size_limit()  # a line no longer than that cannot hold a field too long
     for line in rest:
-        if line is _SPLIT_LINE:
-            yield _SPLIT_ROW
-            continue
         body = line
         cr = line.find("\r")
         if cr >= 0:
@@ -431,7 +400,7 @@ def _sniff_delimiter(sample: str, truncated: bool) -> str:
 
 
 def _csv_rows(
-    fileobj: BinaryIO, *, delimiter: str | None, encoding: str | None, split_at: int | None = None
+    fileobj: BinaryIO, *, delimiter: str | None, encoding: str | None
 ) -> Iterator[list[str]]:
     head = _read_head(fileobj)
     encoding = _bom_encoding(head, encoding)
@@ -454,7 +423,7 @@ def _csv_rows(
     if encoding:
         yield from _csv_errors(csv.reader(lines, delimiter=delimiter))
     else:
-        yield from _csv_errors(_split_rows(_MixedLines(head, fileobj, split_at=split_at), delimiter))
+        yield from _csv_errors(_split_rows(_MixedLines(head, fileobj), delimiter))
 
 
 def _bom_encoding(head: bytes, encoding: str | None) -> str | None:
@@ -479,35 +448,6 @@ def _csv_errors(rows: Iterator[list[str]]) -> Iterator[list[str]]:
         # (csv's field size limit is what bounds memory in that case).
         hint = " - an unclosed quote?" if "field limit" in str(exc) else ""
         raise UnreadableFileError(f"the file is not valid CSV ({exc}{hint})") from None
-
-
-# ------------------------------------------------- CSV read in two halves
-
-
-def split_delimiter(head: bytes, filename: str, *, delimiter: str | None, encoding: str | None) -> str | None:
-    """The delimiter iter_records reads a CSV file starting with `head` (its first SNIFF_BYTES)
-    with, when a split (SplitAt, iter_tail_records) can be used on it: a CSV file in UTF-8 or
-    Windows-1252 (no encoding given) with a one-character delimiter. Else None."""
-    ext = PurePath(filename).suffix.lower()
-    if ext not in CSV_EXTENSIONS or _bom_encoding(head, encoding) is not None:
-        return None
-    if delimiter is None:
-        if ext == ".tsv":
-            delimiter = "\t"
-        else:
-            delimiter = _sniff_delimiter(_mixed_sample(head), truncated=len(head) >= SNIFF_BYTES)
-    return delimiter if len(delimiter) == 1 and delimiter not in '"\r\n' else None
-
-
-def iter_tail_records(head: BinaryIO, tail: BinaryIO, *, delimiter: str) -> Iterator[Record]:
-    """The records after a SplitAt that iter_records reached: the header is read from `head` (the
-    file up to the split), the records from `tail` (the file from it), with the delimiter
-    split_delimiter gave: the records iter_records would have gone on with, and the same errors."""
-    header = _first_header(_csv_rows(head, delimiter=delimiter, encoding=None))
-    if header is None:
-        raise UnreadableFileError("the file has no header row (it is empty or blank)")
-    rows = _csv_errors(_split_rows(_MixedLines(b"", tail, strip_bom=False), delimiter))
-    yield from _body_records(rows, header, None)
 
 
 # -------------------------------------------------------------------- XLSX

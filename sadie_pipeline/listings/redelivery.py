@@ -27,34 +27,13 @@ from sadie_pipeline.listings.raw_files import (
     iter_lines_gz,
     raw_metadata,
 )
+from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.repository import Dmo
 from sadie_pipeline.resources.object_store import ObjectStore
 
 _CHUNK_BYTES = 4 << 20
 _THREADS = 2  # ISA-L lets go of the GIL: two files at once
 _UNREADABLE = (FileNotFoundError, EOFError, gzip.BadGzipFile, IsalError)
-
-# The DMO's earlier imports of a file of this size, under the same config, whose raw files and raw
-# keys are complete (a failed import never got past stage 'import'), latest first.
-_EARLIER_IMPORTS = """
-SELECT j.id, j.source_sha256
-  FROM pipeline.jobs j
-  JOIN pipeline.job_configs c ON c.job_id = j.id
-  JOIN pipeline.job_configs me ON me.job_id = %(job)s
- WHERE j.dmo_id = %(dmo)s AND j.id <> %(job)s AND j.source_bytes = %(bytes)s AND j.stage <> 'import'
-   AND j.source_sha256 IS NOT NULL AND c.config_params = me.config_params
-   AND j.records_read = (SELECT coalesce(sum(f.record_count), 0) FROM pipeline.job_files f
-                          WHERE f.job_id = j.id AND f.stage = 'raw')
-   AND j.records_read = (SELECT count(*) FROM staging.raw_keys k WHERE k.job_id = j.id)
- ORDER BY j.id DESC
-"""
-
-COPY_RAW_KEYS = """
-INSERT INTO staging.raw_keys (job_id, file_seq, rec_num, raw_hash, source_id)
-SELECT %(job)s, file_seq, rec_num, raw_hash, source_id FROM staging.raw_keys
- WHERE job_id = %(earlier)s AND NOT file_seq = ANY(%(existing)s)
-"""
-
 
 class NotDerivable(Exception):
     """The earlier raw files do not read as expected (another line format): parse the file."""
@@ -68,19 +47,18 @@ class EarlierImport:
 
 
 def earlier_import_of_same_file(conn: psycopg.Connection, store: ObjectStore, dmo: Dmo, job_id: int, key: str,
-                                size: int) -> EarlierImport | None:
-    """The DMO's latest earlier import of the very bytes of `key`, under this job's config. The file
-    is read (hashed) only when an earlier import of a file of its size exists."""
-    earlier = conn.execute(_EARLIER_IMPORTS, {"job": job_id, "dmo": dmo.id, "bytes": size}).fetchall()
+                                size: int, raw_version: str) -> EarlierImport | None:
+    """The DMO's latest earlier import of the very bytes of `key`, under this job's config and by the
+    same raw-line code. The file is read (hashed) only when an earlier import of its size exists."""
+    earlier = conn.execute(sql("import", "earlier_imports"),
+                           {"job": job_id, "dmo": dmo.id, "bytes": size, "raw_version": raw_version}).fetchall()
     if not earlier:
         return None
     digest = _sha256(store, key)
     match = next((job for job, sha in earlier if sha == digest), None)
     if match is None:
         return None
-    files = conn.execute(
-        """SELECT batch, file_date, record_count FROM pipeline.job_files
-            WHERE job_id = %s AND stage = 'raw' ORDER BY batch""", (match,)).fetchall()
+    files = conn.execute(sql("import", "earlier_files"), {"job": match}).fetchall()
     return EarlierImport(match, digest, [(seq, file_key("raw", dmo.slug, day, match, seq), n) for seq, day, n in files])
 
 
@@ -119,7 +97,7 @@ def derive_raw_files(conn: psycopg.Connection, store: ObjectStore, earlier: Earl
     with ThreadPoolExecutor(_THREADS, thread_name_prefix="redelivery") as pool:
         files = pool.map(derive, earlier.files)
         # Meanwhile (psycopg lets go of the GIL while it waits for the server):
-        conn.execute(COPY_RAW_KEYS, {"job": job_id, "earlier": earlier.job_id, "existing": sorted(existing)})
+        conn.execute(sql("import", "copy_raw_keys"), {"job": job_id, "earlier": earlier.job_id, "existing": sorted(existing)})
         return list(files)
 
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +11,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from sadie_pipeline.core.config import merge_config
+from sadie_pipeline.listings.states import JobStage, JobStatus
 
 
 @dataclass(frozen=True)
@@ -22,14 +22,34 @@ class Dmo:
     source_type: str
 
 
+# a slug names the DMO's partition, inbox folder and object keys: nothing that can climb out of one
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
+SLUG_RULE = "a DMO slug is 1 to 63 lower-case letters, digits and hyphens, not starting with a hyphen"
+
+
 class UnknownDmoError(LookupError):
     pass
+
+
+class BadSlugError(ValueError):
+    pass
+
+
+def _shown(slug: str) -> str:
+    return repr(slug) if len(slug) <= 40 else repr(slug[:37] + "...")
+
+
+def check_slug(slug: str) -> str:
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
+        raise BadSlugError(f"bad DMO slug {_shown(str(slug))}: {SLUG_RULE}")
+    return slug
 
 
 def get_dmo(conn: psycopg.Connection, slug: str) -> Dmo:
     row = conn.execute("SELECT id, slug, name, source_type FROM public.dmos WHERE slug = %s", (slug,)).fetchone()
     if row is None:
-        raise UnknownDmoError(f"no DMO {slug!r}; add it with `sadie dmo add {slug} --name ...`")
+        hint = f"add it with sadie dmo add {slug} --name ..." if SLUG.fullmatch(slug) else SLUG_RULE
+        raise UnknownDmoError(f"no DMO {_shown(slug)}; {hint}")
     return Dmo(*row)
 
 
@@ -47,6 +67,7 @@ def list_dmos(conn: psycopg.Connection) -> list[dict[str, Any]]:
 
 def upsert_dmo(conn: psycopg.Connection, slug: str, name: str, config: dict[str, Any]) -> Dmo:
     """Creates the DMO, or updates its name and config (the config version goes up on change)."""
+    check_slug(slug)
     merge_config(config)  # rejects a bad config before anything is written
     source_type = config.get("import", {}).get("source_type", "csv")
     schedule = config.get("schedule", "manual")
@@ -100,55 +121,14 @@ def dmo_config(conn: psycopg.Connection, dmo: Dmo) -> dict[str, Any]:
     return merge_config(row[0] if row else {})
 
 
-def set_job_state(conn: psycopg.Connection, job_id: int, *, stage: str, status: str, error: str | None = None) -> None:
+def set_job_state(conn: psycopg.Connection, job_id: int, *, stage: JobStage, status: JobStatus,
+                  error: str | None = None) -> None:
     conn.execute(
         """
-        UPDATE pipeline.jobs SET stage = %s, status = %s, error_summary = %s,
-               finished_at = CASE WHEN %s IN ('succeeded', 'failed') THEN now() END
-        WHERE id = %s
+        UPDATE pipeline.jobs SET stage = %(stage)s, status = %(status)s, error_summary = %(error)s,
+               finished_at = CASE WHEN %(status)s IN (%(succeeded)s, %(failed)s) THEN now() END
+        WHERE id = %(job)s
         """,
-        (stage, status, error, status, job_id),
+        {"stage": stage, "status": status, "error": error, "job": job_id, "succeeded": JobStatus.SUCCEEDED,
+         "failed": JobStatus.FAILED},
     )
-
-
-# --- foreign keys checked per batch instead of per row ------------------------------------------
-
-def trusted_inserts_allowed(conn: psycopg.Connection, tables: Iterable[str]) -> bool:
-    """Whether inserts into these tables may have their foreign keys checked set-based by the caller
-    instead of by PostgreSQL's per-row triggers: the role may set session_replication_role, and no
-    such table has a trigger of its own (it would be skipped too; foreign-key triggers are internal).
-    Callers lock the pre-existing parent rows FOR KEY SHARE (as each per-row check would) and count
-    the references left without a parent afterwards."""
-    return conn.execute(
-        """SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
-                  OR (current_setting('server_version_num')::int >= 150000
-                      AND has_parameter_privilege('session_replication_role', 'SET')),
-                  NOT EXISTS (SELECT 1 FROM pg_trigger WHERE NOT tgisinternal AND tgrelid = ANY(%s::regclass[]))""",
-        (list(tables),),
-    ).fetchone() == (True, True)
-
-
-@contextmanager
-def without_row_triggers(conn: psycopg.Connection) -> Iterator[None]:
-    """Within the current transaction only, for the statements inside: no row triggers fire."""
-    conn.execute("SET LOCAL session_replication_role = replica")
-    try:
-        yield
-    finally:
-        if not conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
-            conn.execute("SET LOCAL session_replication_role = origin")
-
-
-@contextmanager
-def rows_of_job(conn: psycopg.Connection, job_id: int, tables: Iterable[str]) -> Iterator[bool]:
-    """For the inserts inside, of many rows of one job into these tables: when allowed, their
-    job_id -> pipeline.jobs references are checked once (the job row locked as each per-row check
-    would) instead of per row, and no row trigger fires. Yields whether that is the case: the
-    caller then checks any other reference of the rows itself."""
-    if not trusted_inserts_allowed(conn, tables):
-        yield False
-        return
-    if conn.execute("SELECT id FROM pipeline.jobs WHERE id = %s FOR KEY SHARE", (job_id,)).fetchone() is None:
-        raise psycopg.errors.ForeignKeyViolation(f"job {job_id} is gone")
-    with without_row_triggers(conn):
-        yield True

@@ -22,7 +22,23 @@ SELECT s.id, d.slug AS dmo, s.job_id, s.action, s.name, s.city, s.target_listing
 
 
 def list_pending(conn: psycopg.Connection, dmo_slug: str | None = None) -> list[dict[str, Any]]:
+    if dmo_slug is not None:
+        get_dmo(conn, dmo_slug)  # an unknown slug is a mistake, not an empty queue
     return conn.cursor(row_factory=dict_row).execute(PENDING, {"dmo": dmo_slug}).fetchall()
+
+
+def why_undecided(conn: psycopg.Connection, ids: Sequence[int]) -> dict[int, str]:
+    """For staged row ids that approve/reject left alone, why (in the order given): only pending
+    rows can be decided. Ask after deciding, so each reason is the row's state now."""
+    rows = dict(conn.execute(
+        """SELECT id, CASE WHEN promoted_at IS NOT NULL THEN 'already promoted'
+                           WHEN review_status = 'superseded' THEN 'superseded by a later import'
+                           WHEN review_status IN ('approved', 'rejected') THEN 'already ' || review_status
+                           WHEN review_status = 'pending' THEN NULL
+                           ELSE 'not waiting for review' END
+             FROM staging.listings WHERE id = ANY(%s)""", (list(ids),)).fetchall())
+    reasons = {i: rows.get(i, "no staged row with this id") for i in ids}
+    return {i: reason for i, reason in reasons.items() if reason is not None}
 
 
 def approve(conn: psycopg.Connection, ids: Sequence[int], decided_by: str = "cli") -> list[int]:

@@ -1,4 +1,4 @@
-"""Staging's fuzzy candidates (stage_sql.FUZZY_CANDIDATES with matching.candidate_filter) against
+"""Staging's fuzzy candidates (sql/resolve.sql fuzzy_candidates with matching.candidate_filter) against
 the real PostgreSQL: the listings the filter leaves out are never ones fuzzy matching would pick."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sadie_pipeline.core.matching import (
     candidate_filter,
     match_against,
 )
-from sadie_pipeline.listings import stage_sql as sql
+from sadie_pipeline.listings.queries import sql
 
 
 def add_listings(conn: psycopg.Connection, rows: list[tuple[str, str | None, str | None, str | None]]) -> list[int]:
@@ -32,8 +32,8 @@ def add_listings(conn: psycopg.Connection, rows: list[tuple[str, str | None, str
 
 def candidates(conn: psycopg.Connection, records: list[MatchRecord], wanted: CandidateFilter | None) -> list[MatchRecord]:
     cities, zips = candidate_blocks(records)
-    params = {"cities": cities, "zips": zips, **(wanted or NO_CANDIDATE_FILTER)._asdict()}
-    return [MatchRecord(*r) for r in conn.execute(sql.FUZZY_CANDIDATES + " ORDER BY l.id", params)]
+    params = {"cities": cities, "zips": zips, "after": 0, **(wanted or NO_CANDIDATE_FILTER)._asdict()}
+    return [MatchRecord(*r) for r in conn.execute(sql("resolve", "fuzzy_candidates") + " ORDER BY l.id", params)]
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings import previews
 from sadie_pipeline.listings.assets import listing_raw_files, listing_stage
 from sadie_pipeline.listings.promote import live_listing_count, promote_dmo
-from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
-from sadie_pipeline.listings.repository import get_dmo, trusted_inserts_allowed
+from sadie_pipeline.listings import trusted
+from sadie_pipeline.listings.repository import get_dmo
 from sadie_pipeline.listings.review import approve, approve_all, list_pending
-from sadie_pipeline.listings.stage import stage_latest_job
+from sadie_pipeline.listings.stage import stage_dmo
 from sadie_pipeline.metadata import markdown_table
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
@@ -151,7 +151,7 @@ def test_children_are_the_same_when_keys_are_checked_per_row(database, local_obj
     with database.connect() as conn:
         conn.execute("CREATE FUNCTION public.noop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$")
         conn.execute("CREATE TRIGGER noop BEFORE INSERT ON public.opening_hours FOR EACH ROW EXECUTE FUNCTION public.noop()")
-        assert not trusted_inserts_allowed(conn, TRUSTED_TABLES)
+        assert not trusted.allowed(conn, trusted.PROMOTED_TABLES)
     try:
         import_file(database, local_object_store, instance, "visit-pei", sample("visit-pei.csv"))
         import_file(database, local_object_store, instance, "visit-pei", sample("visit-pei.revision.csv"))
@@ -207,10 +207,11 @@ def test_rows_of_a_job_still_being_staged_are_not_promoted(tmp_path, database, l
     takes the rows of staged jobs only, and those of older jobs a person decided on."""
     register(database, instance, "dmo-a", CONFIG)
     job_id = stage_only(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL]))
-    with database.connect() as conn:
+    with database.connect() as conn, database.connect() as stage:
         conn.execute("UPDATE pipeline.jobs SET stage = 'stage', status = 'in_progress' WHERE id = %s", (job_id,))
-
-    assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 0
+        conn.commit()
+        stage.execute("SELECT pg_advisory_lock_shared(2, %s)", (job_id,))  # a live stage holds the job
+        assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 0
     with database.connect() as conn:
         assert conn.execute("SELECT count(*) FROM public.listings").fetchone()[0] == 0
         conn.execute("UPDATE pipeline.jobs SET stage = 'staged', status = 'succeeded' WHERE id = %s", (job_id,))
@@ -236,8 +237,7 @@ def _meanwhile(database, dmo, other):
     return outcomes["promotion"], outcomes["other"]
 
 
-def test_thin_rows_are_promoted_with_their_job_without_being_written(tmp_path, database, local_object_store,
-                                                                     instance):
+def test_thin_rows_are_promoted_with_their_job(tmp_path, database, local_object_store, instance):
     register(database, instance, "dmo-a", CONFIG)
     path = write_csv(tmp_path / "a.csv", [GRILL, INN])
     import_file(database, local_object_store, instance, "dmo-a", path)
@@ -252,14 +252,14 @@ def test_thin_rows_are_promoted_with_their_job_without_being_written(tmp_path, d
                             (again["job_id"],)).fetchone()[0]
         results = conn.execute("SELECT records_unchanged FROM pipeline.job_results WHERE job_id = %s",
                                (again["job_id"],)).fetchone()[0]
-    assert thin == (2, 2) and stage == "promoted" and seen == 2 and results == 2
+    assert thin == (0, 2) and stage == "promoted" and seen == 2 and results == 2
     # Promoting again takes none of them.
     assert metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")["promoted_total"] == 0
 
 
 def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, database, local_object_store, instance):
-    """Thin rows are read, not marked, by promotion: a second promotion of the DMO started meanwhile
-    waits for the first on the staged job's row, then finds the job promoted."""
+    """A second promotion of the DMO started meanwhile waits for the first (the DMO's lock), then
+    finds the job promoted."""
     dmo = register(database, instance, "dmo-a", CONFIG)
     path = write_csv(tmp_path / "a.csv", [GRILL, INN])
     import_file(database, local_object_store, instance, "dmo-a", path)
@@ -272,40 +272,17 @@ def test_a_concurrent_promotion_waits_and_takes_no_thin_row_twice(tmp_path, data
 def test_staging_a_newer_job_meanwhile_leaves_the_promoted_thin_rows_alone(tmp_path, database, local_object_store,
                                                                            instance):
     """Staging supersedes what older jobs still wait with; a job being promoted meanwhile is not
-    waiting: staging waits for its promotion, and its thin rows stay promoted, not superseded."""
+    waiting: staging waits for its promotion (the DMO's lock), and its thin rows stay promoted."""
     dmo = register(database, instance, "dmo-a", CONFIG)
     path = write_csv(tmp_path / "a.csv", [GRILL, INN])
     import_file(database, local_object_store, instance, "dmo-a", path)
     job_id = stage_only(database, local_object_store, instance, "dmo-a", path)
     import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "b.csv", [GRILL]),
                 assets=[listing_raw_files])
-    promoted, _ = _meanwhile(database, dmo, lambda: stage_latest_job(database, local_object_store, dmo))
+    promoted, _ = _meanwhile(database, dmo, lambda: stage_dmo(database, local_object_store, dmo))
     assert promoted.promoted == {"unchanged": 2}
     with database.connect() as conn:
         thin = conn.execute("""SELECT count(*) FILTER (WHERE review_status IS NULL AND ok_to_promote), count(*)
                                  FROM staging.listings WHERE job_id = %s""", (job_id,)).fetchone()
         stage = conn.execute("SELECT stage FROM pipeline.jobs WHERE id = %s", (job_id,)).fetchone()[0]
     assert stage == "promoted" and thin == (2, 2)
-
-
-def test_a_thin_row_found_a_duplicate_waits_for_its_own_approval(tmp_path, database, local_object_store, instance):
-    """Only unchanged thin rows go with their job. One staged as a duplicate that kept its pointer
-    (its data row was gone) is promoted like any reviewed row: once approved, by the next promotion."""
-    register(database, instance, "dmo-a", CONFIG)
-    path = write_csv(tmp_path / "a.csv", [GRILL, INN])
-    import_file(database, local_object_store, instance, "dmo-a", path)
-    _, again = import_file(database, local_object_store, instance, "dmo-a", path)
-    with database.connect() as conn:
-        first, second = [r[0] for r in conn.execute(
-            "SELECT id FROM staging.listings WHERE job_id = %s AND reused_from IS NOT NULL ORDER BY rec_num",
-            (again["job_id"],))]
-        conn.execute("""UPDATE staging.listings
-                           SET action = 'duplicate', l_action = 'duplicate', li_action = 'duplicate', duplicate_of = %s,
-                               review_status = 'approved', ok_to_promote = true
-                         WHERE id = %s""", (first, second))
-
-    meta = metadata(promote(database, local_object_store, instance, "dmo-a"), "listing_promotion")
-    assert (meta["promoted_duplicate"], meta["promoted_total"]) == (1, 1)
-    with database.connect() as conn:
-        assert conn.execute("SELECT promoted_at IS NOT NULL FROM staging.listings WHERE id = %s",
-                            (second,)).fetchone()[0]

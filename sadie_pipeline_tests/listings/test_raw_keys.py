@@ -156,18 +156,18 @@ def test_a_retry_keeps_the_thin_rows_of_finished_files_and_clears_the_others(
         tmp_path, database, local_object_store, instance):
     """What an earlier release could leave after such a failure: thin rows staged before the files
     (GRILL's, in a file not staged yet; PUB's, in a finished file)."""
-    from sadie_pipeline.listings.stage_sql import THIN_COLUMNS
-
     job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
     with database.connect() as conn:
         conn.execute("DELETE FROM staging.listings WHERE job_id = %s AND file_seq = 1", (job_id,))
         conn.execute("DELETE FROM pipeline.job_files WHERE job_id = %s AND stage = 'transformed' AND batch = 1",
                      (job_id,))
-        conn.execute(f"""INSERT INTO staging.listings ({", ".join(THIN_COLUMNS)})
+        conn.execute("""INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, raw_hash, source_id,
+                                listing_match_hash, target_listing_id, target_listing_info_id, reused_from, match_method,
+                                certainty_score, action, l_action, li_action, ok_to_promote, row_kind)
                          SELECT nextval('staging.listings_id_seq'), %(job)s, p.dmo_id, p.file_seq, p.rec_num,
                                 p.raw_hash, p.source_id, p.listing_match_hash, p.target_listing_id,
                                 p.target_listing_info_id, p.id, 'source_id', 1, 'unchanged', 'unchanged', 'unchanged',
-                                true
+                                true, 'thin'
                            FROM staging.listings p WHERE p.job_id = %(job)s - 1 AND p.rec_num IN (1, 3)""",
                      {"job": job_id})
 
@@ -190,13 +190,13 @@ def test_a_retry_stages_again_a_file_whose_skipped_record_is_no_longer_unchanged
 
 def test_two_stages_of_one_job_at_once_stage_it_once(tmp_path, database, local_object_store, instance):
     from sadie_pipeline.listings.repository import get_dmo
-    from sadie_pipeline.listings.stage import stage_latest_job
+    from sadie_pipeline.listings.stage import stage_dmo
 
     job_id = _stage_refusing_thin_rows(tmp_path, database, local_object_store, instance)
     with database.connect() as conn:
         dmo = get_dmo(conn, "dmo-a")
     results = []
-    stages = [threading.Thread(target=lambda: results.append(stage_latest_job(database, local_object_store, dmo)))
+    stages = [threading.Thread(target=lambda: results.append(stage_dmo(database, local_object_store, dmo)))
               for _ in range(2)]
     with database.connect() as blocker:  # both stages start, then wait: one for its first write, one for the job
         blocker.execute("LOCK TABLE staging.listings IN SHARE MODE")

@@ -7,8 +7,7 @@ import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
-from sadie_pipeline.listings.promote_sql import TRUSTED_TABLES
-from sadie_pipeline.listings.repository import trusted_inserts_allowed
+from sadie_pipeline.listings import trusted
 from sadie_pipeline.listings.review import approve, list_pending, reject
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
@@ -151,7 +150,7 @@ def test_raw_records_carry_the_metadata_columns(tmp_path, database, local_object
 
 def test_a_retried_stage_does_not_redo_finished_files(tmp_path, database, local_object_store, instance):
     from sadie_pipeline.listings.repository import get_dmo
-    from sadie_pipeline.listings.stage import stage_latest_job
+    from sadie_pipeline.listings.stage import stage_dmo
 
     register(database, instance, "dmo-a", dict(CONFIG, **{"import": {"max_records_per_file": 2}}))
     rows = [dict(GRILL, Name=f"Grill {i}", Address=f"{i} Water St") for i in range(5)]
@@ -164,10 +163,10 @@ def test_a_retried_stage_does_not_redo_finished_files(tmp_path, database, local_
     with database.connect() as conn:
         dmo = get_dmo(conn, "dmo-a")
     with pytest.raises(FileNotFoundError):
-        stage_latest_job(database, local_object_store, dmo)
+        stage_dmo(database, local_object_store, dmo)
     local_object_store.put_bytes(third, saved)
 
-    result = stage_latest_job(database, local_object_store, dmo)
+    result = stage_dmo(database, local_object_store, dmo)
     assert (result.files_resumed, result.files_staged) == (2, 1)
     assert result.actions == {"insert": 5}
     with database.connect() as conn:
@@ -213,13 +212,13 @@ def test_promotion_refuses_a_parent_row_gone_since_staging(tmp_path, database, l
     key = drop_in_inbox(local_object_store, "dmo-b", write_csv(tmp_path / "b.csv", [GRILL]))
     run_assets(database, local_object_store, instance, "dmo-b", key, assets=[listing_raw_files, listing_stage])
     with database.connect() as conn:
-        assert trusted_inserts_allowed(conn, TRUSTED_TABLES)
+        assert trusted.allowed(conn, trusted.PROMOTED_TABLES)
         conn.execute("DELETE FROM public.listing_info")
         conn.execute("DELETE FROM public.listings")
         if own_trigger:
             conn.execute("CREATE FUNCTION public.noop() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$")
             conn.execute("CREATE TRIGGER noop BEFORE INSERT ON public.listing_images FOR EACH ROW EXECUTE FUNCTION public.noop()")
-            assert not trusted_inserts_allowed(conn, TRUSTED_TABLES)
+            assert not trusted.allowed(conn, trusted.PROMOTED_TABLES)
     try:
         result = promote_with(database, local_object_store, instance, "dmo-b")
         assert not result.success

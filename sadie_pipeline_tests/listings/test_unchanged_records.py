@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sadie_pipeline.listings.assets import listing_raw_files, listing_stage
-from sadie_pipeline.listings.stage_sql import INFO_DATA_COLUMNS, LISTING_DATA_COLUMNS
+from sadie_pipeline.listings.stage_files import INFO_COLUMNS, LISTING_COLUMNS
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
     INN,
@@ -181,6 +181,10 @@ def test_a_listing_was_last_seen_when_its_latest_dmo_record_was(tmp_path, databa
 
 
 UNSURE = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}  # 0.5-0.8 to GRILL
+
+
+LISTING_DATA_COLUMNS = LISTING_COLUMNS[5:]
+INFO_DATA_COLUMNS = INFO_COLUMNS[2:]
 
 
 def _staged_data(database, job_id: int) -> list[tuple]:

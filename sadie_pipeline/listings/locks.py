@@ -1,0 +1,82 @@
+"""Advisory locks in PostgreSQL: which step works on a DMO, which jobs a live process works on,
+and one promotion at a time. Session-level locks live as long as the connection holding them, so
+a process that dies loses them at once: a job whose lock is free has nobody working on it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import IntEnum
+
+import psycopg
+
+from sadie_pipeline.resources.database import Database
+
+
+class LockSpace(IntEnum):
+    """The first key of pg_advisory_lock(int, int); the second is the DMO's or the job's id."""
+    DMO = 1         # the stage and promotion steps of a DMO, one at a time, and a raw step choosing its job
+    JOB = 2         # held shared by every process working on the job (workers too)
+    PROMOTIONS = 3  # promotions of all DMOs, one at a time: each could match the other's new listings
+
+
+_LOCK = "SELECT pg_advisory_lock(%s::int, %s::int)"
+_LOCK_SHARED = "SELECT pg_advisory_lock_shared(%s::int, %s::int)"
+_TRY_LOCK = "SELECT pg_try_advisory_lock(%s::int, %s::int)"
+_UNLOCK = "SELECT pg_advisory_unlock(%s::int, %s::int)"
+_UNLOCK_SHARED = "SELECT pg_advisory_unlock_shared(%s::int, %s::int)"
+# Job locks taken by a worker's file transaction, released with it.
+XACT_JOB_SHARED = "SELECT pg_advisory_xact_lock_shared(2, %s::int)"
+_HOLDERS = """
+SELECT a.pid, coalesce(nullif(a.application_name, ''), 'a session'), date_trunc('second', now() - a.backend_start)
+  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+ WHERE l.locktype = 'advisory' AND l.granted AND l.classid::int = %s AND l.objid::int = %s AND l.objsubid = 2
+"""
+
+
+class Holder:
+    """A connection of its own (autocommit) holding session-level advisory locks for one step."""
+
+    def __init__(self, db: Database, name: str, log: Callable[[str], None] = lambda m: None) -> None:
+        self.log = log
+        self.conn = psycopg.connect(db.resolved_url(), autocommit=True,
+                                    application_name=f"sadie {name} (pid {os.getpid()})"[:63])
+        # Lock waits come back every second: Ctrl-C is seen, and who is waited for is said once.
+        self.conn.execute("SET lock_timeout = '1s'")
+
+    def acquire(self, space: LockSpace, key: int, what: str, *, shared: bool = False) -> None:
+        said = False
+        while True:
+            try:
+                self.conn.execute(_LOCK_SHARED if shared else _LOCK, (space, key))
+                return
+            except psycopg.errors.LockNotAvailable:
+                if not said:
+                    self.log(f"waiting for {what}, held by {self.holders(space, key)}")
+                    said = True
+
+    def try_acquire(self, space: LockSpace, key: int) -> bool:
+        return self.conn.execute(_TRY_LOCK, (space, key)).fetchone()[0]
+
+    def release(self, space: LockSpace, key: int, *, shared: bool = False) -> None:
+        self.conn.execute(_UNLOCK_SHARED if shared else _UNLOCK, (space, key))
+
+    def holders(self, space: LockSpace, key: int) -> str:
+        rows = self.conn.execute(_HOLDERS, (space, key)).fetchall()
+        return "; ".join(f"{name} (server pid {pid}, connected {age} ago)" for pid, name, age in rows) or "nobody now"
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@contextmanager
+def holding_dmo(db: Database, dmo_id: int, slug: str, step: str,
+                log: Callable[[str], None] = lambda m: None) -> Iterator[Holder]:
+    """The DMO's lock, held until the block ends (or the process dies)."""
+    holder = Holder(db, f"{step} {slug}", log)
+    try:
+        holder.acquire(LockSpace.DMO, dmo_id, f"DMO {slug}")
+        yield holder
+    finally:
+        holder.close()  # closing the connection releases whatever it holds

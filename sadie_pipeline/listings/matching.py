@@ -1,0 +1,56 @@
+"""Fuzzy matching of staged records against listings (core.matching does the scoring): at stage,
+against every listing of their blocks; at promotion, again against the listings other DMOs'
+promotions created since the stage began."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import psycopg
+
+from sadie_pipeline.core.matching import (
+    NO_CANDIDATE_FILTER,
+    MatchRecord,
+    candidate_blocks,
+    candidate_filter,
+    match_against,
+)
+from sadie_pipeline.listings.queries import run, sql
+
+WORKERS = min(2, os.cpu_count() or 1)
+
+
+def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], review_threshold: float,
+                     after: int = 0) -> list[MatchRecord]:
+    """The listings (with an id above `after`) of the rows' blocks that fuzzy matching may compare
+    with them (narrowed by house number: matching.candidate_filter)."""
+    cities, zips = candidate_blocks(rows)
+    wanted = candidate_filter(rows, review_threshold) or NO_CANDIDATE_FILTER
+    found = conn.execute(sql("resolve", "fuzzy_candidates"),
+                         {"cities": cities, "zips": zips, "after": after, **wanted._asdict()})
+    return [MatchRecord(*r) for r in found]
+
+
+def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any]) -> None:
+    """Records of the jobs to promote that were staged as new listings, matched again against the
+    listings created since their stage began: by match hash, then fuzzily. What a sequential order
+    would have matched at stage is matched now; an unsure match waits for a person."""
+    run(conn, "promote", "rematch_by_hash", params)
+    rows = [MatchRecord(*r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
+    if not rows:
+        return
+    after = conn.execute("SELECT min(listings_seen_upto) FROM pipeline.jobs WHERE id = ANY(%(staged_jobs)s)",
+                         params).fetchone()[0]
+    stage = config["stage"]
+    candidates = fuzzy_candidates(conn, rows, stage["review_threshold"], after)
+    matches = match_against(rows, candidates, stage["review_threshold"], workers=WORKERS) if candidates else []
+    # Two records of the DMO on one listing: the best keeps it, the others wait for a person.
+    best = {}
+    for m in sorted(matches, key=lambda m: (-m.certainty, m.record_id)):
+        best.setdefault(m.candidate_id, m.record_id)
+    if matches:
+        run(conn, "promote", "rematch_fuzzy", {
+            "ids": [m.record_id for m in matches], "targets": [m.candidate_id for m in matches],
+            "certainties": [m.certainty for m in matches], "auto_match": stage["auto_match_threshold"],
+            "second": [best[m.candidate_id] != m.record_id for m in matches]})

@@ -1,0 +1,47 @@
+"""Resolving a staged job (sql/resolve.sql): duplicates within it, matches to listings (bridge,
+match hash, then fuzzy), actions, review flags and deletions, in the stage's own transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
+from sadie_pipeline.listings.matching import WORKERS, fuzzy_candidates
+from sadie_pipeline.listings.queries import run
+from sadie_pipeline.listings.repository import Dmo
+from sadie_pipeline.listings.trusted import rows_of_job
+
+
+def resolve_job(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[str, Any]) -> None:
+    params = {"job": job_id, "dmo": dmo.id, "auto_match": config["stage"]["auto_match_threshold"]}
+    run(conn, "resolve", "load_work", params)
+    _fuzzy(conn, params, config["stage"]["review_threshold"])
+    for name in ("settle_matches", "write_back", "write_back_thin_duplicates"):
+        run(conn, "resolve", name, params)
+    # The parents of these rows are the job's rows just updated (locked until commit).
+    with rows_of_job(conn, job_id, ["staging.listing_info"]):
+        run(conn, "resolve", "thicken_duplicates", params)
+    if config["import"]["full_import"]:
+        run(conn, "resolve", "detect_deletions", params)
+
+
+def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: float) -> None:
+    """Records no exact rule placed: fuzzy candidates among existing listings, then among each other."""
+    rows = [MatchRecord(*r) for r in run(conn, "resolve", "unmatched_rows", params)]
+    if not rows:
+        return
+    has_listings = conn.execute("SELECT EXISTS (SELECT FROM public.listings)").fetchone()[0]
+    candidates = fuzzy_candidates(conn, rows, review_threshold) if has_listings else []
+    to_public = match_against(rows, candidates, review_threshold, workers=WORKERS) if candidates else []
+    matched = {m.record_id for m in to_public}
+    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, workers=WORKERS)
+    run(conn, "resolve", "fuzzy_table")
+    with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty) FROM STDIN") as copy:
+        for m in to_public:
+            copy.write_row((m.record_id, m.candidate_id, None, m.certainty))
+        for m in to_batch:
+            copy.write_row((m.record_id, None, m.candidate_id, m.certainty))
+    run(conn, "resolve", "apply_fuzzy")
+

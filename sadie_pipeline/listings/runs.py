@@ -1,0 +1,89 @@
+"""The listings jobs run in-process on the persistent Dagster instance, as `sadie` and the demo run
+them (the runs show in the UI), and what they print of a job."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from sadie_pipeline.listings.importer import inbox_prefix
+from sadie_pipeline.listings.promote import job_summary, live_listing_count
+from sadie_pipeline.listings.repository import Dmo, get_dmo
+from sadie_pipeline.listings.states import JobStage
+from sadie_pipeline.migrations import upgrade
+from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.object_store import ObjectStore
+
+
+def import_file(database: Database, store: ObjectStore, slug: str, path: Path, promote: bool = True) -> dict[str, Any]:
+    """Puts the file in the DMO's inbox and runs listing_import_job (or listing_stage_job) for it."""
+    upgrade(database.resolved_url())
+    with database.connect() as conn:
+        dmo = get_dmo(conn, slug)
+    key = f"{inbox_prefix(slug)}{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}-{path.name}"
+    store.put_file(key, path)
+    failure = run_job("listing_import_job" if promote else "listing_stage_job", slug,
+                      {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}})
+    with database.connect() as conn:
+        row = conn.execute("SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND source_key = %s",
+                           (dmo.id, key)).fetchone()
+        summary = job_summary(conn, row[0]) if row else {}
+        live = live_listing_count(conn, dmo)
+    return {"job_id": row[0] if row else None, "summary": summary, "live": live, "failure": failure}
+
+
+def run_job(job_name: str, slug: str, run_config: dict[str, Any] | None = None) -> str | None:
+    """Executes a job for one DMO partition; returns the failure reason, or None when it succeeded."""
+    from dagster import DagsterEventType, DagsterInstance
+
+    from sadie_pipeline.definitions import defs
+    from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
+
+    instance = DagsterInstance.get()
+    if not instance.has_dynamic_partition(DMO_PARTITIONS_NAME, slug):
+        instance.add_dynamic_partitions(DMO_PARTITIONS_NAME, [slug])
+    quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+    result = defs.resolve_job_def(job_name).execute_in_process(
+        run_config={**quiet, **(run_config or {})}, instance=instance, partition_key=slug, raise_on_error=False)
+    if result.success:
+        return None
+    for event in result.all_events:
+        if event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
+            evaluation = event.event_specific_data
+            if not evaluation.passed:
+                meta = {k: v.value for k, v in evaluation.metadata.items()}
+                return (f"stage check {evaluation.check_name} failed: error rate {meta.get('error_rate')} over "
+                        f"{meta.get('max_error_rate')}; promotion was not run (sadie promote {slug} --accept-errors "
+                        f"promotes it anyway)")
+        if event.event_type == DagsterEventType.STEP_FAILURE:
+            data = event.step_failure_data
+            if data.user_failure_data and data.user_failure_data.description:
+                return data.user_failure_data.description
+            return data.error.message.strip().splitlines()[-1] if data.error else "step failed"
+    return "run failed"
+
+
+def summary_line(slug: str, outcome: dict[str, Any]) -> str:
+    """One line on the job: what it staged and applied, or what became of it."""
+    s = outcome["summary"]
+    head = f"{slug}: job {outcome['job_id']}: {s['records_read'] or 0} read; "
+    if s["stage"] == JobStage.SUPERSEDED:
+        return head + f"superseded by job {s['superseded_by']} before it was promoted: nothing of it was applied"
+    return head + (f"{s['inserted']} inserted, {s['updated']} updated, {s['unchanged']} unchanged, "
+                   f"{s['duplicate']} duplicate, {s['deleted']} deleted, {s['needing_review']} needing review, "
+                   f"{s['errors']} errors; {outcome['live']} listings now live")
+
+
+def blocked_jobs(conn: psycopg.Connection, dmo: Dmo) -> str | None:
+    """Why the DMO's staged jobs that failed their error-rate check were not promoted, if any are."""
+    rows = conn.execute("""SELECT id, error_rate, max_error_rate FROM pipeline.jobs
+                            WHERE dmo_id = %s AND stage = %s AND NOT check_passed AND errors_accepted_at IS NULL
+                            ORDER BY id""", (dmo.id, JobStage.STAGED)).fetchall()
+    if not rows:
+        return None
+    jobs = ", ".join(f"job {i} (error rate {float(r)} over {float(m)})" for i, r, m in rows)
+    return (f"not promoted: {jobs} failed the stage's error-rate check; "
+            f"sadie promote {dmo.slug} --accept-errors promotes it anyway")

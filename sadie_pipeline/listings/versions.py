@@ -1,0 +1,26 @@
+"""The code versions of the listings assets (their Dagster code_version), stored on every job.
+Work of an earlier job is reused (thin rows, twins, redelivered raw files) only when the code that
+made it is the same: each version is a digest of the source of the modules that decide its output,
+so that no release can forget to change it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from types import ModuleType
+
+from sadie_pipeline.core import fields, hashing, hours, normalize, transform
+from sadie_pipeline.listings import raw_files, readers
+
+
+def source_digest(*modules: ModuleType) -> str:
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# The raw lines a file gives: its parsing, the metadata columns, source_id and raw_hash.
+RAW_VERSION = source_digest(readers, raw_files, hashing, normalize)
+# A raw record's staged data: mapping, normalisation, validation, hashes.
+TRANSFORM_VERSION = source_digest(transform, normalize, hashing, fields, hours)
