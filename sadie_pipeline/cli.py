@@ -390,10 +390,10 @@ def promote_cmd(slug: str, accept_errors: bool) -> None:
 
     with _database().connect() as conn:
         dmo = get_dmo(conn, slug)
-        click.echo(f"{slug}: promoted; {live_listing_count(conn, dmo)} listings now live")
         blocked = blocked_jobs(conn, dmo)
-    if blocked:
-        raise click.ClickException(blocked)
+        if blocked:  # one line, as every error a person can act on (not "promoted" first)
+            raise click.ClickException(blocked)
+        click.echo(f"{slug}: promoted; {live_listing_count(conn, dmo)} listings now live")
 
 
 @main.group()

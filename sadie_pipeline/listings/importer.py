@@ -11,7 +11,6 @@ from typing import Any
 
 import psycopg
 
-from sadie_pipeline.core.config import maps_by_position
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
 from sadie_pipeline.listings import job_queue, versions
@@ -180,7 +179,7 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
         with store.open_read(key) as raw:
             records = iter_records(_HashingReader(raw, digest), key, delimiter=imp.get("delimiter"),
                                    encoding=imp.get("encoding"),
-                                   check_header=partial(_check_header, mapped, maps_by_position(config)))
+                                   check_header=partial(_check_header, mapped))
             for count, record in enumerate(records, start=1):
                 before, after, raw_hash, source_id = _line_parts(raw_line, dmo.id, names, record)
                 seq = writer.write(b"%s%d%s" % (before, count, after))
@@ -194,15 +193,18 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
 
 
-def _check_header(mapped: dict[str, str | int], by_position: bool, header: Header) -> None:
-    """A mapped column missing from the file, or a name the header repeats (unless the config maps
-    columns by position), fails the import with the column's name."""
-    missing = [col for col in mapped.values() if isinstance(col, str) and col not in header.names]
+def _check_header(mapped: dict[str, str | int], header: Header) -> None:
+    """A mapped column missing from the file, or mapped by a name the header repeats (which of the
+    columns would be meant?), fails the import with the column's name. Columns mapped by position
+    (1, 2, ...) are what a file with a repeated name is imported by."""
+    by_name = [col for col in mapped.values() if isinstance(col, str)]
+    missing = [col for col in by_name if col not in header.names]
     if missing:
         raise UnreadableFileError(f"the file has no column {', '.join(map(repr, missing))} (mapped by the DMO's "
                                   f"config); its columns are {', '.join(map(repr, header.names))}")
-    if header.repeated and not by_position:
-        raise UnreadableFileError(f"the header names column {header.repeated[0]!r} more than once; map the "
+    ambiguous = [col for col in header.repeated if col in by_name]
+    if ambiguous:
+        raise UnreadableFileError(f"the header names column {ambiguous[0]!r} more than once; map the "
                                   f"columns by position (1, 2, ...) in the DMO's config to import it")
     too_far = [col for col in mapped.values() if isinstance(col, int) and col > len(header.names)]
     if too_far:

@@ -71,10 +71,11 @@ def promote_dmo(db: Database, dmo: Dmo, *, run_key: str | None = None, accept_er
     with holding_dmo(db, dmo.id, dmo.slug, "promote", log) as holder:
         job_queue.reap_dead_jobs(db, holder, dmo.id, f"by the promotion of {dmo.slug}")
         own = job_queue.run_jobs(db, dmo.id, run_key)
-        accepted = _accept_errors(db, dmo, accept_errors_by) if accept_errors_by else []
         staged = job_queue.jobs_to_promote(db, dmo.id, max(own) if own else None, every=not own)
-        result = promote_jobs(db, holder, dmo, [j.id for j in staged if j.allowed])
-        result.blocked, result.accepted = [j for j in staged if not j.allowed], accepted
+        blocked = [j.id for j in staged if not j.allowed]
+        accepted = _accept_errors(db, blocked, accept_errors_by) if accept_errors_by and blocked else []
+        result = promote_jobs(db, holder, dmo, [j.id for j in staged if j.allowed or j.id in accepted])
+        result.blocked, result.accepted = [j for j in staged if not j.allowed and j.id not in accepted], accepted
         return result
 
 
@@ -85,9 +86,10 @@ def promote_before(db: Database, holder: Holder, dmo: Dmo, job_id: int) -> list[
     return promote_jobs(db, holder, dmo, staged).jobs if staged else []
 
 
-def _accept_errors(db: Database, dmo: Dmo, by: str) -> list[int]:
+def _accept_errors(db: Database, jobs: list[int], by: str) -> list[int]:
+    """The errors of these jobs (the blocked ones this promotion takes) accepted, by whom and when."""
     with db.connect() as conn:
-        return [r[0] for r in conn.execute(sql("jobs", "accept_errors"), {"dmo": dmo.id, "by": by})]
+        return [r[0] for r in conn.execute(sql("jobs", "accept_errors"), {"jobs": jobs, "by": by})]
 
 
 def promote_jobs(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int]) -> PromoteResult:

@@ -85,5 +85,6 @@ def blocked_jobs(conn: psycopg.Connection, dmo: Dmo) -> str | None:
     if not rows:
         return None
     jobs = ", ".join(f"job {i} (error rate {float(r)} over {float(m)})" for i, r, m in rows)
+    them = "it" if len(rows) == 1 else "them"
     return (f"not promoted: {jobs} failed the stage's error-rate check; "
-            f"sadie promote {dmo.slug} --accept-errors promotes it anyway")
+            f"sadie promote {dmo.slug} --accept-errors promotes {them} anyway")

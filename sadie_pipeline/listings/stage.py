@@ -94,7 +94,7 @@ def _stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, log: Cal
         tune(conn)
         config = job_config(conn, job_id)
         files = run(conn, "stage", "raw_files", {"job": job_id}).fetchall()
-        reused = _find_reused(conn, dmo, job_id) if listings_fast_paths() else _Reused({}, {})
+        reused = _find_reused(conn, dmo, job_id) if listings_fast_paths() else _no_reuse(conn)
         reopened = _reopen_files_missing_records(db, conn, job_id, [batch for _, batch, _, _, done in files if done])
         result = StageResult(job_id, records_reused=reused.thin_count, records_copied=reused.twin_count)
         todo = []
@@ -148,6 +148,12 @@ def _find_reused(conn: psycopg.Connection, dmo: Dmo, job_id: int) -> _Reused:
     return _Reused(thin, twins)
 
 
+def _no_reuse(conn: psycopg.Connection) -> _Reused:
+    """The fast paths off: nothing reused, and `thin` (which missing_records reads) empty."""
+    run(conn, "stage", "no_thin")
+    return _Reused({}, {})
+
+
 def _reopen_files_missing_records(db: Database, conn: psycopg.Connection, job_id: int, done: list[int]) -> set[int]:
     """Checkpointed files with a record an earlier attempt skipped as unchanged that is not any more
     (missing_records), emptied, in a transaction of their own that commits before their workers
@@ -177,7 +183,8 @@ def _stage_files(job: JobContext, todo: list[FileTask], workers: int, log: Calla
     """Stages the files, in worker processes when there are enough, while `meanwhile` runs on a
     thread. When that fails, its error is the one raised."""
     with ExitStack() as stack:
-        if workers > 1 and sum(t.records > len(t.thin) for t in todo) >= PARALLEL_FROM_FILES:
+        # workers only for files with records to transform (not only thin rows and twins to copy)
+        if workers > 1 and sum(t.records > len(t.thin) + len(t.twins) for t in todo) >= PARALLEL_FROM_FILES:
             staged: Any = stack.enter_context(worker_pool(job, workers)).map(stage_file_in_worker, todo)
         else:
             init_worker(job)

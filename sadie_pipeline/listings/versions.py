@@ -9,18 +9,21 @@ import hashlib
 from pathlib import Path
 from types import ModuleType
 
-from sadie_pipeline.core import fields, hashing, hours, normalize, transform
-from sadie_pipeline.listings import raw_files, readers
+from sadie_pipeline.core import config, fields, hashing, hours, normalize, transform
+from sadie_pipeline.listings import raw_files, readers, stage_files
+from sadie_pipeline.listings.queries import SQL_DIR
 
 
-def source_digest(*modules: ModuleType) -> str:
+def source_digest(*sources: ModuleType | Path) -> str:
     digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(module.__file__).read_bytes())
+    for source in sources:
+        digest.update(Path(source if isinstance(source, Path) else source.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 
 # The raw lines a file gives: its parsing, the metadata columns, source_id and raw_hash.
 RAW_VERSION = source_digest(readers, raw_files, hashing, normalize)
-# A raw record's staged data: mapping, normalisation, validation, hashes.
-TRANSFORM_VERSION = source_digest(transform, normalize, hashing, fields, hours)
+# A raw record's staged data: the config's defaults (a job's snapshot holds only the DMO's own
+# keys), mapping, normalisation, validation, hashes, and how it is written to the staged rows.
+TRANSFORM_VERSION = source_digest(config, transform, normalize, hashing, fields, hours, stage_files,
+                                  SQL_DIR / "stage.sql")

@@ -85,7 +85,7 @@ SELECT id, coalesce(check_passed, true) OR errors_accepted_at IS NOT NULL AS all
 
 -- name: accept_errors
 UPDATE pipeline.jobs SET errors_accepted_by = %(by)s, errors_accepted_at = now()
- WHERE dmo_id = %(dmo)s AND stage = 'staged' AND NOT check_passed AND errors_accepted_at IS NULL
+ WHERE id = ANY(%(jobs)s) AND stage = 'staged' AND NOT check_passed AND errors_accepted_at IS NULL
 RETURNING id;
 
 -- name: state

@@ -165,7 +165,9 @@ UPDATE staging.listings s
 
 -- name: write_back_thin_duplicates
 -- Thin rows found duplicates get their data back from the row they point at (a staged row of a
--- promoted job: never removed), so review and promotion read them like any other staged row.
+-- promoted job: never removed), so review and promotion read them like any other staged row. The
+-- few such rows are picked from `work` first, then each probes its data row (OFFSET 0 keeps the
+-- probe a subquery, never a join that reads every staged row).
 UPDATE staging.listings s
    SET target_listing_id = NULL, target_listing_info_id = NULL, match_method = w.match_method,
        certainty_score = w.certainty_score, duplicate_of = w.duplicate_of,
@@ -176,8 +178,9 @@ UPDATE staging.listings s
        google_place_id = d.google_place_id, address1 = d.address1, address2 = d.address2, city = d.city,
        state = d.state, zip = d.zip, country = d.country, lat = d.lat, lng = d.lng,
        listing_match_hash = d.listing_match_hash, l_hash = d.l_hash, location_hash = d.location_hash
-  FROM work w JOIN staging.listings d ON d.id = w.reused_from
- WHERE w.reused_from IS NOT NULL AND w.duplicate_of IS NOT NULL AND s.id = w.id;
+  FROM (SELECT * FROM work WHERE reused_from IS NOT NULL AND duplicate_of IS NOT NULL OFFSET 0) w,
+       LATERAL (SELECT * FROM staging.listings d WHERE d.id = w.reused_from OFFSET 0) d
+ WHERE s.id = w.id;
 
 -- name: thicken_duplicates
 -- ... and their staging.listing_info row.

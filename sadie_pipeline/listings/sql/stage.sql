@@ -50,6 +50,11 @@ SELECT k.job_id, p.dmo_id, k.file_seq, k.rec_num, k.raw_hash, k.source_id, p.lis
    AND NOT EXISTS (SELECT 1 FROM pipeline.job_errors e
                     WHERE e.job_id = k.job_id AND e.stage = 'stage' AND e.rec_num = k.rec_num);
 
+-- name: no_thin
+-- The fast paths off (settings.listings_fast_paths): no record is staged thin; missing_records reads
+-- `thin` all the same.
+CREATE TEMP TABLE thin (file_seq integer, rec_num integer) ON COMMIT DROP;
+
 -- name: thin_by_file
 SELECT file_seq, array_agg(rec_num) FROM thin GROUP BY file_seq;
 
