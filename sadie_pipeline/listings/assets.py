@@ -98,6 +98,7 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
             # Jobs staged in arrival order, and earlier ones promoted first (what their runs were about to do).
             "jobs_staged": MetadataValue.json(result.jobs_staged),
             "jobs_promoted_first": MetadataValue.json(result.promoted_first),
+            "staged_by_an_earlier_stage": result.staged_before,
             "records_read": result.records_read,
             **{f"action_{a}": n for a, n in sorted(result.actions.items())},
             "needs_review": result.needs_review,

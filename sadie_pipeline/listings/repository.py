@@ -11,6 +11,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from sadie_pipeline.core.config import merge_config
+from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.states import JobStage, JobStatus
 
 
@@ -54,15 +55,7 @@ def get_dmo(conn: psycopg.Connection, slug: str) -> Dmo:
 
 
 def list_dmos(conn: psycopg.Connection) -> list[dict[str, Any]]:
-    return conn.cursor(row_factory=dict_row).execute(
-        """
-        SELECT d.slug, d.name, d.source_type, c.version AS config_version, c.schedule,
-               (SELECT count(*) FROM public.listing_info li WHERE li.dmo_id = d.id AND li.info_visible) AS live_listings,
-               (SELECT max(j.created_at) FROM pipeline.jobs j WHERE j.dmo_id = d.id) AS last_job_at
-        FROM public.dmos d LEFT JOIN pipeline.configs c ON c.dmo_id = d.id AND c.data_domain = 'listings'
-        ORDER BY d.slug
-        """
-    ).fetchall()
+    return conn.cursor(row_factory=dict_row).execute(sql("dmos", "list")).fetchall()
 
 
 def upsert_dmo(conn: psycopg.Connection, slug: str, name: str, config: dict[str, Any]) -> Dmo:
@@ -71,41 +64,17 @@ def upsert_dmo(conn: psycopg.Connection, slug: str, name: str, config: dict[str,
     merge_config(config)  # rejects a bad config before anything is written
     source_type = config.get("import", {}).get("source_type", "csv")
     schedule = config.get("schedule", "manual")
-    dmo_id = conn.execute(
-        """
-        INSERT INTO public.dmos (slug, name, source_type) VALUES (%s, %s, %s)
-        ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, source_type = EXCLUDED.source_type, updated_at = now()
-        RETURNING id
-        """,
-        (slug, name, source_type),
-    ).fetchone()[0]
-    conn.execute(
-        """
-        INSERT INTO pipeline.configs (dmo_id, source_type, config_params, schedule)
-        VALUES (%(dmo)s, %(source_type)s, %(params)s, %(schedule)s)
-        ON CONFLICT (dmo_id, data_domain) DO UPDATE
-           SET config_params = EXCLUDED.config_params, source_type = EXCLUDED.source_type,
-               schedule = EXCLUDED.schedule, updated_at = now(),
-               version = pipeline.configs.version
-                         + (pipeline.configs.config_params IS DISTINCT FROM EXCLUDED.config_params)::int
-        """,
-        {"dmo": dmo_id, "source_type": source_type, "params": json.dumps(config), "schedule": schedule},
-    )
+    params = {"slug": slug, "name": name, "source_type": source_type, "params": json.dumps(config),
+              "schedule": schedule}
+    params["dmo"] = conn.execute(sql("dmos", "upsert"), params).fetchone()[0]
+    conn.execute(sql("dmos", "upsert_config"), params)
+    dmo_id = params["dmo"]
     return Dmo(dmo_id, slug, name, source_type)
 
 
 def snapshot_config(conn: psycopg.Connection, job_id: int, dmo: Dmo) -> dict[str, Any]:
     """Copies the DMO's current config into job_configs (once per job) and returns it merged with defaults."""
-    conn.execute(
-        """
-        INSERT INTO pipeline.job_configs (job_id, dmo_id, source_type, data_domain, config_params,
-                                          config_version, schedule, source_updated_at)
-        SELECT %s, dmo_id, source_type, data_domain, config_params, version, schedule, updated_at
-        FROM pipeline.configs WHERE dmo_id = %s AND data_domain = 'listings'
-        ON CONFLICT (job_id) DO NOTHING
-        """,
-        (job_id, dmo.id),
-    )
+    conn.execute(sql("dmos", "snapshot_config"), {"job": job_id, "dmo": dmo.id})
     return job_config(conn, job_id)
 
 
@@ -114,21 +83,6 @@ def job_config(conn: psycopg.Connection, job_id: int) -> dict[str, Any]:
     return merge_config(row[0] if row else {})
 
 
-def dmo_config(conn: psycopg.Connection, dmo: Dmo) -> dict[str, Any]:
-    row = conn.execute(
-        "SELECT config_params FROM pipeline.configs WHERE dmo_id = %s AND data_domain = 'listings'", (dmo.id,)
-    ).fetchone()
-    return merge_config(row[0] if row else {})
-
-
 def set_job_state(conn: psycopg.Connection, job_id: int, *, stage: JobStage, status: JobStatus,
                   error: str | None = None) -> None:
-    conn.execute(
-        """
-        UPDATE pipeline.jobs SET stage = %(stage)s, status = %(status)s, error_summary = %(error)s,
-               finished_at = CASE WHEN %(status)s IN (%(succeeded)s, %(failed)s) THEN now() END
-        WHERE id = %(job)s
-        """,
-        {"stage": stage, "status": status, "error": error, "job": job_id, "succeeded": JobStatus.SUCCEEDED,
-         "failed": JobStatus.FAILED},
-    )
+    conn.execute(sql("dmos", "set_job_state"), {"stage": stage, "status": status, "error": error, "job": job_id})

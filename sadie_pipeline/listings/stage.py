@@ -47,6 +47,7 @@ class StageResult:
     error_types: dict[str, int] = field(default_factory=dict)
     jobs_staged: list[int] = field(default_factory=list)  # every job this stage took, in order
     promoted_first: list[int] = field(default_factory=list)  # earlier jobs promoted before those
+    staged_before: bool = False  # the job was staged by an earlier stage (another run's, taking it in order)
 
 
 def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = None,
@@ -60,12 +61,24 @@ def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = 
         job_queue.reap_dead_jobs(db, holder, dmo.id, by)
         own = job_queue.run_jobs(db, dmo.id, run_key) or job_queue.newest_job(db, dmo.id)
         todo = job_queue.jobs_to_stage(db, holder, dmo.id, own, by)
-        result, promoted = StageResult(None), []
+        result, promoted = _staged_before(db, own[-1]) if own and not todo else StageResult(None), []
         for job_id in todo:
             promoted += promote_before(db, holder, dmo, job_id)
             result = stage_job(db, store, dmo, job_id, holder, log, workers)
         result.jobs_staged, result.promoted_first = todo, promoted
         return result
+
+
+def _staged_before(db: Database, job_id: int) -> StageResult:
+    """The figures of a job another run's stage took already (in arrival order), so that this run's
+    check judges them too; StageResult(None) when the job is not staged."""
+    with db.connect() as conn:
+        stage = conn.execute("SELECT stage FROM pipeline.jobs WHERE id = %s", (job_id,)).fetchone()[0]
+        if stage in (JobStage.IMPORT, JobStage.IMPORTED, JobStage.STAGE):
+            return StageResult(None)
+        result = StageResult(job_id, staged_before=True)
+        _summarise(conn, result)
+    return result
 
 
 def stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, holder: Holder,

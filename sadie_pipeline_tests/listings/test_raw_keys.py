@@ -206,8 +206,9 @@ def test_two_stages_of_one_job_at_once_stage_it_once(tmp_path, database, local_o
     for stage in stages:
         stage.join(30)
 
-    # One staged the job; the other, once it could hold the job, found it staged.
-    assert sorted(r.job_id is not None for r in results) == [False, True]
+    # One staged the job; the other, once it could hold the DMO, found it staged (and reports its figures).
+    assert sorted(r.staged_before for r in results) == [False, True]
+    assert {r.job_id for r in results} == {job_id}
     assert _staged_rows(database, job_id) == RESTAGED
 
 
