@@ -18,6 +18,7 @@ import psycopg
 from isal import igzip
 from isal.isal_zlib import error as IsalError
 
+from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.raw_files import (
     METADATA_START,
     Deflate,
@@ -27,7 +28,6 @@ from sadie_pipeline.listings.raw_files import (
     iter_lines_gz,
     raw_metadata,
 )
-from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.repository import Dmo
 from sadie_pipeline.resources.object_store import ObjectStore
 

@@ -13,6 +13,7 @@ from psycopg.rows import dict_row
 from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.repository import get_dmo
 
+
 def list_pending(conn: psycopg.Connection, dmo_slug: str | None = None) -> list[dict[str, Any]]:
     if dmo_slug is not None:
         get_dmo(conn, dmo_slug)  # an unknown slug is a mistake, not an empty queue

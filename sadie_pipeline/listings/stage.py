@@ -13,8 +13,7 @@ from typing import Any
 
 import psycopg
 
-from sadie_pipeline.listings import versions
-from sadie_pipeline.listings import job_queue
+from sadie_pipeline.listings import job_queue, versions
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
 from sadie_pipeline.listings.promote import promote_before
 from sadie_pipeline.listings.queries import run, sql, tune

@@ -22,8 +22,8 @@ import psycopg
 
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings.queries import load, sql
-from sadie_pipeline.listings.trusted import rows_of_job
 from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_rec_num
+from sadie_pipeline.listings.trusted import rows_of_job
 from sadie_pipeline.resources.objects import PlainStore
 
 _JSON_COLUMNS = {"images", "hours"}

@@ -10,10 +10,9 @@ import threading
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
-from sadie_pipeline.listings import previews
+from sadie_pipeline.listings import previews, trusted
 from sadie_pipeline.listings.assets import listing_raw_files, listing_stage
 from sadie_pipeline.listings.promote import live_listing_count, promote_dmo
-from sadie_pipeline.listings import trusted
 from sadie_pipeline.listings.repository import get_dmo
 from sadie_pipeline.listings.review import approve, approve_all, list_pending
 from sadie_pipeline.listings.stage import stage_dmo

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
-from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
 from sadie_pipeline.listings import trusted
+from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
 from sadie_pipeline.listings.review import approve, list_pending, reject
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,

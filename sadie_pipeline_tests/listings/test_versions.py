@@ -11,8 +11,16 @@ import pytest
 from sadie_pipeline.core import transform
 from sadie_pipeline.listings import versions
 from sadie_pipeline.listings.stage import PARALLEL_FROM_FILES
-from sadie_pipeline_tests.listings.helpers import GRILL, INN, PUB, import_file, metadata, register, write_csv
-from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG
+from sadie_pipeline_tests.listings.helpers import (
+    GRILL,
+    INN,
+    PUB,
+    SIMPLE_CONFIG,
+    import_file,
+    metadata,
+    register,
+    write_csv,
+)
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
