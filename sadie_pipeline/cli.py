@@ -388,9 +388,10 @@ def promote_cmd(slug: str, accept_errors: bool) -> None:
     from sadie_pipeline.listings.promote import live_listing_count
     from sadie_pipeline.listings.repository import get_dmo
 
-    with _database().connect() as conn:
+    database = _database()
+    with database.connect() as conn:
         dmo = get_dmo(conn, slug)
-        blocked = blocked_jobs(conn, dmo)
+        blocked = blocked_jobs(database, dmo)
         if blocked:  # one line, as every error a person can act on (not "promoted" first)
             raise click.ClickException(blocked)
         click.echo(f"{slug}: promoted; {live_listing_count(conn, dmo)} listings now live")

@@ -76,6 +76,6 @@ def jobs_to_promote(db: Database, dmo_id: int, upto: int | None, every: bool) ->
     staged job when `every` (a person's promotion)."""
     with db.connect() as conn:
         rows = conn.execute(sql("jobs", "to_promote"),
-                            {"dmo": dmo_id, "upto": upto if upto is not None else 2**62, "every": every})
+                            {"dmo": dmo_id, "upto": upto, "every": every})
         return [StagedJob(i, a, float(r) if r is not None else None, float(m) if m is not None else None)
                 for i, a, r, m in rows]

@@ -8,10 +8,12 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 import psycopg
 
-from sadie_pipeline.resources.database import Database
+if TYPE_CHECKING:  # (stage workers import this module without Dagster)
+    from sadie_pipeline.resources.database import Database
 
 
 class LockSpace(IntEnum):
@@ -26,8 +28,6 @@ _LOCK_SHARED = "SELECT pg_advisory_lock_shared(%s::int, %s::int)"
 _TRY_LOCK = "SELECT pg_try_advisory_lock(%s::int, %s::int)"
 _UNLOCK = "SELECT pg_advisory_unlock(%s::int, %s::int)"
 _UNLOCK_SHARED = "SELECT pg_advisory_unlock_shared(%s::int, %s::int)"
-# Job locks taken by a worker's file transaction, released with it.
-XACT_JOB_SHARED = "SELECT pg_advisory_xact_lock_shared(2, %s::int)"
 _HOLDERS = """
 SELECT a.pid, coalesce(nullif(a.application_name, ''), 'a session'), date_trunc('second', now() - a.backend_start)
   FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid

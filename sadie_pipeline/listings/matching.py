@@ -32,16 +32,14 @@ def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], review_t
     return [MatchRecord(*r) for r in found]
 
 
-def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any]) -> None:
+def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any], after: int) -> None:
     """Records of the jobs to promote that were staged as new listings, matched again against the
-    listings created since their stage began: by match hash, then fuzzily. What a sequential order
+    listings created since their stage began (those above `after`): by match hash, then fuzzily. What a sequential order
     would have matched at stage is matched now; an unsure match waits for a person."""
     run(conn, "promote", "rematch_by_hash", params)
     rows = [MatchRecord(*r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
     if not rows:
         return
-    after = conn.execute("SELECT min(listings_seen_upto) FROM pipeline.jobs WHERE id = ANY(%(staged_jobs)s)",
-                         params).fetchone()[0]
     stage = config["stage"]
     candidates = fuzzy_candidates(conn, rows, stage["review_threshold"], after)
     matches = match_against(rows, candidates, stage["review_threshold"], workers=WORKERS) if candidates else []

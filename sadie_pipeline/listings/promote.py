@@ -100,8 +100,9 @@ def promote_jobs(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int])
         with db.connect() as conn:
             tune(conn)
             params: dict[str, Any] = {"dmo": dmo.id, "staged_jobs": staged_jobs}
-            if staged_jobs and conn.execute(sql("promote", "new_listings_since_stage"), params).fetchone()[0]:
-                rematch_new_records(conn, params, job_config(conn, staged_jobs[-1]))
+            seen = conn.execute(sql("promote", "new_listings_since_stage"), params).fetchone() if staged_jobs else None
+            if seen is not None:
+                rematch_new_records(conn, params, job_config(conn, staged_jobs[-1]), after=seen[0])
             run(conn, "promote", "promo_table")
             run(conn, "promote", "take_batch", params)
             batch = _Batch.read(conn)

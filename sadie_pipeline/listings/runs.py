@@ -7,8 +7,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
+from sadie_pipeline.listings import job_queue
 from sadie_pipeline.listings.importer import inbox_prefix
 from sadie_pipeline.listings.promote import job_summary, live_listing_count
 from sadie_pipeline.listings.repository import Dmo, get_dmo
@@ -77,14 +76,12 @@ def summary_line(slug: str, outcome: dict[str, Any]) -> str:
                    f"{s['errors']} errors; {outcome['live']} listings now live")
 
 
-def blocked_jobs(conn: psycopg.Connection, dmo: Dmo) -> str | None:
+def blocked_jobs(db: Database, dmo: Dmo) -> str | None:
     """Why the DMO's staged jobs that failed their error-rate check were not promoted, if any are."""
-    rows = conn.execute("""SELECT id, error_rate, max_error_rate FROM pipeline.jobs
-                            WHERE dmo_id = %s AND stage = %s AND NOT check_passed AND errors_accepted_at IS NULL
-                            ORDER BY id""", (dmo.id, JobStage.STAGED)).fetchall()
-    if not rows:
+    blocked = [j for j in job_queue.jobs_to_promote(db, dmo.id, None, every=True) if not j.allowed]
+    if not blocked:
         return None
-    jobs = ", ".join(f"job {i} (error rate {float(r)} over {float(m)})" for i, r, m in rows)
-    them = "it" if len(rows) == 1 else "them"
+    jobs = ", ".join(f"job {j.id} (error rate {j.error_rate} over {j.max_error_rate})" for j in blocked)
+    them = "it" if len(blocked) == 1 else "them"
     return (f"not promoted: {jobs} failed the stage's error-rate check; "
             f"sadie promote {dmo.slug} --accept-errors promotes {them} anyway")

@@ -21,6 +21,7 @@ import orjson
 import psycopg
 
 from sadie_pipeline.core.transform import RecordTransformer
+from sadie_pipeline.listings.locks import LockSpace
 from sadie_pipeline.listings.queries import load, sql
 from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_rec_num
 from sadie_pipeline.listings.trusted import rows_of_job
@@ -98,7 +99,7 @@ def stage_file(job: JobContext, task: FileTask, transformer: RecordTransformer) 
     with store.open_write(out_key) as fh, GzipLines(fh) as out:
         staged, errors = _transform_file(job, task, transformer, out)
     with psycopg.connect(job.database_url) as conn:
-        conn.execute(sql("stage", "hold_job"), {"job": job.job_id})
+        conn.execute(sql("stage", "hold_job"), {"space": LockSpace.JOB, "job": job.job_id})
         _write_rows(conn, job, task, staged)
         if errors:
             with conn.cursor() as cur:

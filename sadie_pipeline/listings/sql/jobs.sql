@@ -80,7 +80,8 @@ UPDATE pipeline.jobs
 -- check and nobody accepted its errors.
 SELECT id, coalesce(check_passed, true) OR errors_accepted_at IS NOT NULL AS allowed, error_rate, max_error_rate
   FROM pipeline.jobs
- WHERE dmo_id = %(dmo)s AND stage = 'staged' AND id <= %(upto)s AND (%(every)s OR auto_promote)
+ WHERE dmo_id = %(dmo)s AND stage = 'staged' AND (%(upto)s::bigint IS NULL OR id <= %(upto)s)
+   AND (%(every)s OR auto_promote)
  ORDER BY id;
 
 -- name: accept_errors

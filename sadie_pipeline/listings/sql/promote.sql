@@ -13,9 +13,10 @@ CREATE TEMP TABLE promo (
 ) ON COMMIT DROP;
 
 -- name: new_listings_since_stage
--- Listings created since the stage of a job of the batch began (by other DMOs' promotions).
-SELECT EXISTS (SELECT 1 FROM public.listings l, pipeline.jobs j
-                WHERE j.id = ANY(%(staged_jobs)s) AND l.id > j.listings_seen_upto);
+-- The newest listing when the earliest stage of the batch began, if listings were created since (by
+-- other DMOs' promotions); else NULL.
+SELECT j.seen FROM (SELECT min(listings_seen_upto) AS seen FROM pipeline.jobs WHERE id = ANY(%(staged_jobs)s)) j
+ WHERE EXISTS (SELECT 1 FROM public.listings l WHERE l.id > j.seen);
 
 -- name: rematch_by_hash
 -- A record staged as new that has the match hash of a listing created since its stage began: it is

@@ -168,4 +168,4 @@ SELECT nextval('staging.listings_id_seq') FROM generate_series(1, %(n)s);
 -- name: hold_job
 -- A worker's file transaction holds the job's lock shared (as the stage does): the job is not taken
 -- for dead while the worker writes, and a worker left after a dead stage cannot write once it is.
-SELECT pg_advisory_xact_lock_shared(2, %(job)s::int);
+SELECT pg_advisory_xact_lock_shared(%(space)s::int, %(job)s::int);
