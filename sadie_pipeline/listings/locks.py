@@ -21,6 +21,7 @@ class LockSpace(IntEnum):
     DMO = 1         # the stage and promotion steps of a DMO, one at a time, and a raw step choosing its job
     JOB = 2         # held shared by every process working on the job (workers too)
     PROMOTIONS = 3  # promotions of all DMOs, one at a time: each could match the other's new listings
+    MATCH_KEYS = 4  # keying the listings for candidate lookup (pipeline.listing_match_keys), one at a time
 
 
 _LOCK = "SELECT pg_advisory_lock(%s::int, %s::int)"

@@ -1,6 +1,6 @@
 """Fuzzy matching of staged records against listings (core.matching does the scoring): at stage,
-against every listing of their blocks; at promotion, again against the listings other DMOs'
-promotions created since the stage began."""
+against the listings sharing a blocking key with them; at promotion, again against the listings
+other DMOs' promotions created since the stage began."""
 
 from __future__ import annotations
 
@@ -8,27 +8,21 @@ import os
 from typing import Any
 
 import psycopg
+from psycopg.types.json import Jsonb
 
-from sadie_pipeline.core.matching import (
-    NO_CANDIDATE_FILTER,
-    MatchRecord,
-    candidate_blocks,
-    candidate_filter,
-    match_against,
-)
+from sadie_pipeline.core.matching import MatchRecord, lookup_keys, match_against
+from sadie_pipeline.listings import match_keys
 from sadie_pipeline.listings.queries import run, sql
 
 WORKERS = min(2, os.cpu_count() or 1)
+MAX_BLOCK = 64
 
 
-def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], review_threshold: float,
-                     after: int = 0) -> list[MatchRecord]:
-    """The listings (with an id above `after`) of the rows' blocks that fuzzy matching may compare
-    with them (narrowed by house number: matching.candidate_filter)."""
-    cities, zips = candidate_blocks(rows)
-    wanted = candidate_filter(rows, review_threshold) or NO_CANDIDATE_FILTER
-    found = conn.execute(sql("resolve", "fuzzy_candidates"),
-                         {"cities": cities, "zips": zips, "after": after, **wanted._asdict()})
+def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: int = 0) -> list[MatchRecord]:
+    """The listings (with an id above `after`) sharing a blocking key with the rows."""
+    match_keys.refresh(conn)
+    found = conn.execute(sql("match_keys", "candidates"),
+                         {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK})
     return [MatchRecord(*r) for r in found]
 
 
@@ -41,8 +35,9 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
     if not rows:
         return
     stage = config["stage"]
-    candidates = fuzzy_candidates(conn, rows, stage["review_threshold"], after)
-    matches = match_against(rows, candidates, stage["review_threshold"], workers=WORKERS) if candidates else []
+    candidates = fuzzy_candidates(conn, rows, after)
+    matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                            workers=WORKERS) if candidates else []
     # Two records of the DMO on one listing: the best keeps it, the others wait for a person.
     best = {}
     for m in sorted(matches, key=lambda m: (-m.certainty, m.record_id)):
@@ -51,4 +46,5 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
         run(conn, "promote", "rematch_fuzzy", {
             "ids": [m.record_id for m in matches], "targets": [m.candidate_id for m in matches],
             "certainties": [m.certainty for m in matches], "auto_match": stage["auto_match_threshold"],
+            "explanations": [Jsonb(m.explanation) for m in matches],
             "second": [best[m.candidate_id] != m.record_id for m in matches]})

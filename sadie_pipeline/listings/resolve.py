@@ -3,6 +3,7 @@ match hash, then fuzzy), actions, review flags and deletions, in the stage's own
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import psycopg
@@ -32,16 +33,17 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     rows = [MatchRecord(*r) for r in run(conn, "resolve", "unmatched_rows", params)]
     if not rows:
         return
+    auto = params["auto_match"]
     has_listings = conn.execute("SELECT EXISTS (SELECT FROM public.listings)").fetchone()[0]
-    candidates = fuzzy_candidates(conn, rows, review_threshold) if has_listings else []
-    to_public = match_against(rows, candidates, review_threshold, workers=WORKERS) if candidates else []
+    candidates = fuzzy_candidates(conn, rows) if has_listings else []
+    to_public = match_against(rows, candidates, review_threshold, auto, workers=WORKERS) if candidates else []
     matched = {m.record_id for m in to_public}
-    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, workers=WORKERS)
+    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, auto, workers=WORKERS)
     run(conn, "resolve", "fuzzy_table")
-    with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty) FROM STDIN") as copy:
+    with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty, explanation) FROM STDIN") as copy:
         for m in to_public:
-            copy.write_row((m.record_id, m.candidate_id, None, m.certainty))
+            copy.write_row((m.record_id, m.candidate_id, None, m.certainty, json.dumps(m.explanation)))
         for m in to_batch:
-            copy.write_row((m.record_id, None, m.candidate_id, m.certainty))
-    run(conn, "resolve", "apply_fuzzy")
+            copy.write_row((m.record_id, None, m.candidate_id, m.certainty, json.dumps(m.explanation)))
+    run(conn, "resolve", "apply_fuzzy", params)
 

@@ -56,7 +56,7 @@ def test_same_website_domain_alone_merges():
     a = rec("serper", "ChIJ1", name="Seabreeze Inn", website="https://www.seabreezeinn.com/")
     b = rec("dmo", "d1", name="The Sea Breeze Motel", website="http://seabreezeinn.com/rooms?utm_source=x")
     s = score_pair(a, b)
-    assert s.signals[0] == "website" and s.score >= 0.9
+    assert "website" in s.signals and s.score >= 0.8
     assert same(resolve([a, b]), 0, 1)
 
 
@@ -73,47 +73,53 @@ def test_name_exact_and_city_alone_is_review_only():
     a = rec("serper", "ChIJ1", name="Blue Heron Lodge")
     b = rec("csv", "c1", name="BLUE HERON LODGE")
     s = score_pair(a, b)
-    assert s.signals == ("name_exact",) and s.score == pytest.approx(0.7)
+    assert s.signals == ("name",) and 0.5 <= s.score < 0.8
+    assert s.explanation["name"]["level"] == "same" and s.explanation["location"]["level"] == "same_area"
     result = resolve([a, b])
     assert not same(result, 0, 1)
-    assert result.review_pairs == [(0, 1, 0.7)]
+    assert [(i, j) for i, j, _ in result.review_pairs] == [(0, 1)]
+    assert set(result.explanations[(0, 1)]) == {"name", "location"}
 
 
-def test_address_and_city_alone_is_review_only():
+def test_address_and_city_alone_is_not_a_merge():
     a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 N Main St, Orlando, FL 32801")
     b = rec("csv", "c1", name="Palm Court Motel", address="120 North Main Street")
     s = score_pair(a, b)
-    assert "address" in s.signals and s.score < 0.8
-    result = resolve([a, b])
-    assert not same(result, 0, 1)
+    assert s.explanation["location"]["level"] == "same_address" and s.score < 0.5
+    assert not same(resolve([a, b]), 0, 1)
 
 
 def test_fuzzy_name_alone_is_review_and_with_address_merges():
     a = rec("serper", "ChIJ1", name="Seabreeze Inn & Suites", address="100 Ocean Dr")
     b = rec("csv", "c1", name="Seabrese Inn and Suites")
     s = score_pair(a, b)
-    assert s.signals == ("name_fuzzy",) and s.score == pytest.approx(0.5)
-    assert resolve([a, b]).review_pairs == [(0, 1, 0.5)]
+    assert s.explanation["name"]["level"] == "close" and s.score < 0.8
+    assert not same(resolve([a, b]), 0, 1)
     b2 = rec("csv", "c1", name="Seabrese Inn and Suites", address="100 OCEAN DRIVE SUITE 2")
     s2 = score_pair(a, b2)
-    assert set(s2.signals) == {"name_fuzzy", "address"} and s2.score == pytest.approx(0.8)
+    assert set(s2.signals) == {"name", "location"} and s2.score >= 0.8
     assert same(resolve([a, b2]), 0, 1)
 
 
-def test_names_or_addresses_in_other_cities_give_no_signal():
-    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 Main St")
-    b = rec("csv", "c1", name="Blue Heron Lodge", address="120 Main St", city="Tampa")
-    assert score_pair(a, b).score == 0.0
-    result = resolve([a, b])
-    assert not same(result, 0, 1) and result.review_pairs == []
+def test_same_name_and_address_in_another_city_waits_for_a_person():
+    # A city label differs between sources ("W. Hollywood" / "Los Angeles"), so it no longer
+    # hides a pair; with nothing else placing the two together, a person decides.
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 Main St", phone="407-828-4000")
+    b = rec("csv", "c1", name="Blue Heron Lodge North", address="120 Main St", city="Tampa")
+    assert score_pair(a, b).veto == "city"
+    assert not same(resolve([a, b]), 0, 1)
+    c = rec("csv", "c1", name="Blue Heron Lodge North", address="120 Main St", city="Tampa", phone="(407) 828 4000")
+    assert same(resolve([a, c]), 0, 1)  # the phone puts them together: another label for one town
+    d = rec("csv", "c1", name="Blue Heron Lodge", address="120 Main St", city="Winter Park")
+    assert same(resolve([a, d]), 0, 1)  # so does the very name at the very address
 
 
 def test_corroborating_signals_raise_the_score():
     a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="120 Main St")
     b = rec("csv", "c1", name="The Blue Heron Lodge", address="120 MAIN STREET")
     s = score_pair(a, b)
-    assert set(s.signals) == {"name_exact", "address"}
-    assert s.score == pytest.approx(1 - 0.3 * 0.4)
+    assert set(s.signals) == {"name", "location"}
+    assert s.score > score_pair(rec("serper", "ChIJ1", name="Blue Heron Lodge"), rec("csv", "c1", name="Blue Heron Lodge")).score
     assert same(resolve([a, b]), 0, 1)
 
 
@@ -121,7 +127,7 @@ def test_unrelated_name_weakens_a_lone_phone_match():
     a = rec("serper", "ChIJ1", name="Blue Heron Lodge", phone="407-828-4000")
     b = rec("csv", "c1", name="Grand Palms Resort", phone="4078284000")
     s = score_pair(a, b)
-    assert s.signals == ("phone",) and 0.5 <= s.score < 0.8
+    assert s.signals == ("phone",) and s.score < score_pair(a, rec("csv", "c1", name=None, phone="4078284000")).score
     assert not same(resolve([a, b]), 0, 1)
 
 
@@ -129,19 +135,20 @@ def test_unrelated_name_weakens_a_lone_phone_match():
 
 def test_merge_threshold_boundary_is_inclusive():
     a = rec("serper", "ChIJ1", name="Seabreeze Inn", address="100 Ocean Dr")
-    b = rec("csv", "c1", name="Seabrese Inn", address="100 Ocean Drive")  # 0.5 + 0.6 -> exactly 0.8
-    assert score_pair(a, b).score == pytest.approx(0.8)
-    assert same(resolve([a, b], merge_threshold=0.8), 0, 1)
-    stricter = resolve([a, b], merge_threshold=0.81)
+    b = rec("csv", "c1", name="Seabrese Inn", address="100 Ocean Drive")
+    score = resolve([a, b], merge_threshold=1.0).review_pairs[0][2]
+    assert same(resolve([a, b], merge_threshold=score), 0, 1)
+    stricter = resolve([a, b], merge_threshold=score + 0.0001)
     assert not same(stricter, 0, 1)
-    assert stricter.review_pairs == [(0, 1, 0.8)]
+    assert stricter.review_pairs == [(0, 1, score)]
 
 
 def test_review_threshold_boundary():
     a = rec("serper", "ChIJ1", name="Blue Heron Lodge")
     b = rec("csv", "c1", name="Blue Heron Lodge")
-    assert resolve([a, b], review_threshold=0.7).review_pairs == [(0, 1, 0.7)]
-    assert resolve([a, b], review_threshold=0.71).review_pairs == []
+    score = resolve([a, b]).review_pairs[0][2]
+    assert resolve([a, b], review_threshold=score).review_pairs == [(0, 1, score)]
+    assert resolve([a, b], review_threshold=score + 0.0001).review_pairs == []
 
 
 def test_review_pairs_are_one_per_entity_pair_and_never_inside_an_entity():
@@ -154,7 +161,7 @@ def test_review_pairs_are_one_per_entity_pair_and_never_inside_an_entity():
     assert groups(result) == [[0, 1], [2]]
     assert len(result.review_pairs) == 1
     i, j, score = result.review_pairs[0]
-    assert j == 2 and i in (0, 1) and score == pytest.approx(0.7)
+    assert j == 2 and i in (0, 1) and 0.5 <= score < 0.8
 
 
 # --- chains ---------------------------------------------------------------------------------------
@@ -200,7 +207,7 @@ def test_brand_home_page_never_identifies():
     a = rec("serper", "ChIJ1", name="Hampton Inn Orlando Airport", website="https://www.hilton.com")
     b = rec("dmo", "d1", name="Homewood Suites Orlando Downtown", website="hilton.com/en/")
     assert "hilton.com" in BRAND_DOMAINS
-    assert score_pair(a, b).signals == ()
+    assert "website" not in score_pair(a, b).explanation
     assert not same(resolve([a, b]), 0, 1)
 
 
@@ -297,7 +304,7 @@ def test_transitive_chain_cannot_glue_two_place_ids():
 
 def test_different_house_numbers_on_one_street_never_merge():
     a = rec("serper", "ChIJ1", name="Blue Heron Lodge", address="100 Main St", website="blueheron.com")
-    b = rec("dmo", "d1", name="Blue Heron Lodge", address="120 Main Street", website="blueheron.com")
+    b = rec("dmo", "d1", name="Blue Heron Lodge", address="250 Main Street", website="blueheron.com")
     s = score_pair(a, b)
     assert s.veto == "house_number"
     assert not same(resolve([a, b]), 0, 1)
@@ -373,3 +380,68 @@ def test_empty_and_single():
 ])
 def test_website_parts(url, expected):
     assert website_parts(url) == expected
+
+
+# --- what real data showed (issue 15) ---------------------------------------------------------------
+
+def test_a_one_keystroke_house_number_merges_when_everything_else_agrees():
+    a = rec("serper", "ChIJ1", name="Hotel Le Germain", address="924 Rue Saint-Jean", city="Québec",
+            state="Québec", phone="418-555-0100", website="https://www.hotel.qc.ca/fr/")
+    b = rec("dmo", "d1", name="Hotel Le Germain", address="9b4 rue St-Jean", city="Quebec", state="QC",
+            phone="(418) 555 0100", website="hotel.qc.ca")
+    assert score_pair(a, b).veto is None
+    assert same(resolve([a, b]), 0, 1)
+    other_phone = rec("dmo", "d2", name="Hotel Le Germain", address="925 Rue Saint-Jean", city="Quebec", state="QC",
+                      phone="(418) 555 0199")
+    assert score_pair(a, other_phone).veto == "house_number"  # a neighbour: its own phone
+    assert not same(resolve([a, other_phone]), 0, 1)
+    far = rec("dmo", "d4", name="Hotel Le Germain", address="1924 Rue Saint-Jean", city="Quebec", state="QC",
+              phone="(418) 555 0100")
+    assert score_pair(a, far).veto is None or not same(resolve([a, far]), 0, 1)
+    both = rec("dmo", "d3", name="Hotel Le Germain", address="12375 Rue Saint-Jean", city="Quebec", state="QC",
+               phone="(418) 555 0100", website="hotel.qc.ca")
+    a2 = rec("serper", "ChIJ2", name="Hotel Le Germain", address="12374 Rue Saint-Jean", city="Québec",
+             state="Québec", phone="418-555-0100", website="https://www.hotel.qc.ca/fr/")
+    assert same(resolve([a2, both]), 0, 1)
+
+
+def test_provinces_fold_accents_and_codes_and_registrable_domains_use_the_suffix_list():
+    assert website_parts("https://www.hotel.qc.ca/chambres") == ("hotel.qc.ca", "hotel.qc.ca/chambres")
+    assert website_parts("http://inn.co.uk")[0] == "inn.co.uk"
+    a = rec("serper", "ChIJ1", name="Auberge du Lac", state="Québec", city="Montréal", address="5 Rue Peel")
+    b = rec("dmo", "d1", name="Auberge du Lac", state="QC", city="Montreal", address="5 rue Peel")
+    assert score_pair(a, b).veto is None and same(resolve([a, b]), 0, 1)
+
+
+def test_chain_properties_of_one_town_do_not_flood_the_review_queue():
+    recs = [rec("serper", f"ChIJc{k}", name=f"Comfort Inn Orlando {q}", address=f"{100 + k} {street}",
+                phone=f"407-555-01{k:02d}")
+            for k, (q, street) in enumerate([("Airport", "Semoran Blvd"), ("Downtown", "Orange Ave"),
+                                             ("North", "Lee Rd"), ("South", "Sand Lake Rd")])]
+    recs += [rec("dmo", f"d{k}", name=f"Comfort Inn {q}", address=None)
+             for k, q in enumerate(["Airport", "Downtown", "North", "South"])]
+    result = resolve(recs)
+    assert len(result.entities) <= 8
+    assert all(same(result, k, k + 4) or (min(k, k + 4), max(k, k + 4)) in {(i, j) for i, j, _ in result.review_pairs}
+               for k in range(4))
+    assert len(result.review_pairs) <= 4
+
+
+def test_peoples_decisions_are_final():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge")
+    b = rec("csv", "c1", name="Blue Heron Lodge")
+    assert [(i, j) for i, j, _ in resolve([a, b]).review_pairs] == [(0, 1)]
+    assert same(resolve([a, b], must_link=[(0, 1)]), 0, 1)
+    apart = resolve([a, b], cannot_link=[(0, 1)])
+    assert not same(apart, 0, 1) and apart.review_pairs == []
+    c = rec("dmo", "d1", name="Blue Heron Lodge", phone="407-828-4000")
+    d = rec("serper", "ChIJ2", name="Blue Heron Lodge", phone="407 828 4000")
+    kept = resolve([c, d], cannot_link=[(0, 1)])  # a phone match too: still apart, never asked again
+    assert not same(kept, 0, 1) and kept.review_pairs == []
+
+
+def test_a_person_may_merge_two_place_ids():
+    a = rec("serper", "ChIJ1", name="Blue Heron Lodge", phone="407-828-4000")
+    b = rec("serper", "ChIJ2", name="Blue Heron Lodge", phone="407 828 4000")
+    assert not same(resolve([a, b]), 0, 1)
+    assert same(resolve([a, b], must_link=[(0, 1)]), 0, 1)

@@ -33,7 +33,7 @@ UPDATE staging.listings s
 
 -- name: unmatched_new
 -- The records still staged as new, for fuzzy matching against those listings.
-SELECT s.id, s.name, s.address1, s.city, s.zip, i.international_phone
+SELECT s.id, s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url, s.lat, s.lng
   FROM staging.listings s JOIN staging.listing_info i ON i.id = s.id
  WHERE s.job_id = ANY(%(staged_jobs)s) AND s.l_action = 'insert' AND s.ok_to_promote AND s.review_status IS NULL
  ORDER BY s.id;
@@ -44,13 +44,15 @@ SELECT s.id, s.name, s.address1, s.city, s.zip, i.international_phone
 -- record of theirs matched better.
 UPDATE staging.listings s
    SET target_listing_id = m.target, l_action = 'unchanged', match_method = 'fuzzy', certainty_score = m.certainty,
+       match_explanation = m.explanation,
        review_status = CASE WHEN m.certainty < %(auto_match)s OR m.second THEN 'pending' END,
        ok_to_promote = m.certainty >= %(auto_match)s AND NOT m.second,
        review_reason = CASE WHEN m.certainty < %(auto_match)s OR m.second
                             THEN 'fuzzy match to listing ' || m.target || ' with certainty ' || m.certainty
                                  || ' (created by another import while this one was staged)' END
-  FROM unnest(%(ids)s::bigint[], %(targets)s::int[], %(certainties)s::numeric[], %(second)s::boolean[])
-       AS m(id, target, certainty, second)
+  FROM unnest(%(ids)s::bigint[], %(targets)s::int[], %(certainties)s::numeric[], %(second)s::boolean[],
+              %(explanations)s::jsonb[])
+       AS m(id, target, certainty, second, explanation)
  WHERE s.id = m.id;
 
 -- name: take_batch

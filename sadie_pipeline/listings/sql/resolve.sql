@@ -54,35 +54,14 @@ SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, d.duplicate_of, NUL
 ANALYZE work;
 
 -- name: unmatched_rows
-SELECT w.id, s.name, s.address1, s.city, s.zip, i.international_phone
+-- In core.matching.MatchRecord's order.
+SELECT w.id, s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url, s.lat, s.lng
   FROM work w JOIN staging.listings s ON s.id = w.id JOIN staging.listing_info i ON i.id = w.id
  WHERE w.duplicate_of IS NULL AND w.target_listing_id IS NULL
  ORDER BY w.rec_num;
 
--- name: fuzzy_candidates
--- Listings in the records' blocks newer than %(after)s. With a filter (%(numbers)s set:
--- matching.candidate_filter, every record has a house number), only those fuzzy matching may
--- compare: sharing a block and the house number with a record, with an address of at least
--- %(long_address)s characters, or without a house number. Here the number is the address's first
--- word in lower case when that word is digits and at most one letter and the address printable
--- ASCII: then it is what matching takes as the house number (matching.address_key, _house_number);
--- any other address is kept. A city or postal code not in printable ASCII, or a city the records do
--- not spell so, may lower-case or key otherwise in Python: such a candidate is kept at any number.
-SELECT l.id, l.name, loc.address1, loc.city, loc.zip, NULL
-  FROM public.listings l JOIN public.locations loc ON loc.id = l.location_id,
-       LATERAL (SELECT lower(split_part(loc.address1, ' ', 1)) AS word) a
- WHERE l.listing_status <> 'merged' AND l.id > %(after)s
-   AND (lower(loc.city) = ANY(%(cities)s) OR replace(upper(loc.zip), ' ', '') = ANY(%(zips)s))
-   AND (%(numbers)s::text[] IS NULL
-        OR a.word || ' ' || lower(loc.city) = ANY(%(city_numbers)s)
-        OR a.word || ' ' || replace(upper(loc.zip), ' ', '') = ANY(%(zip_numbers)s)
-        OR length(loc.address1) >= %(long_address)s
-        OR loc.address1 IS NULL OR a.word !~ '^[0-9]+[a-z]?$' OR loc.address1 !~ '^[ -~]*$'
-        OR (a.word = ANY(%(numbers)s)
-            AND (loc.city !~ '^[ -~]*$' OR NOT lower(loc.city) = ANY(%(cities)s) OR loc.zip !~ '^[ -~]*$')));
-
 -- name: fuzzy_table
-CREATE TEMP TABLE fuzzy (id bigint, target int, dup bigint, certainty numeric) ON COMMIT DROP;
+CREATE TEMP TABLE fuzzy (id bigint, target int, dup bigint, certainty numeric, explanation jsonb) ON COMMIT DROP;
 
 -- name: apply_fuzzy
 -- fuzzy's row count and unique ids: the update hashes these few rows, not the whole of `work`
@@ -90,6 +69,9 @@ ANALYZE fuzzy;
 UPDATE work w SET target_listing_id = f.target, duplicate_of = f.dup, certainty_score = f.certainty,
        match_method = 'fuzzy'
   FROM fuzzy f WHERE w.id = f.id;
+-- Why each fuzzy match was made (a retried stage forgets the earlier attempt's first).
+UPDATE staging.listings SET match_explanation = NULL WHERE job_id = %(job)s AND match_explanation IS NOT NULL;
+UPDATE staging.listings s SET match_explanation = f.explanation FROM fuzzy f WHERE s.id = f.id;
 
 -- name: settle_matches
 -- Two records of one DMO that land on the same listing: the later ones are duplicates. Only the

@@ -2,7 +2,7 @@
 
 -- name: pending
 SELECT s.id, d.slug AS dmo, s.job_id, s.action, s.name, s.city, s.target_listing_id, s.certainty_score,
-       s.review_reason
+       s.review_reason, s.match_explanation
   FROM staging.listings s JOIN public.dmos d ON d.id = s.dmo_id
  WHERE s.review_status = 'pending' AND (%(dmo)s::text IS NULL OR d.slug = %(dmo)s)
  ORDER BY s.id;

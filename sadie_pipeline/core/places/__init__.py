@@ -1,0 +1,60 @@
+"""One engine for "these records are the same place", used by listings staging
+(core.matching) and hotel entity resolution (core.entity_resolution).
+
+    index = PlaceIndex(places)              # normalised keys, brand phones and websites blanked
+    scored = score(index)                   # candidate pairs from the blocking keys, scored
+    scored.i, scored.j, scored.probability, scored.veto, scored.explain(k)
+
+Pure logic: no Dagster, no I/O. See README.md ("Matching places") for the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sadie_pipeline.core.places.index import Place, PlaceIndex, geo_keys
+from sadie_pipeline.core.places.score import (
+    FIELDS,
+    Model,
+    Veto,
+    compare,
+    describe,
+    estimate,
+    explain,
+    posterior,
+    prior_model,
+)
+
+__all__ = ["FIELDS", "Model", "Place", "PlaceIndex", "Scored", "Veto", "describe", "geo_keys", "score", "score_pairs"]
+
+
+@dataclass
+class Scored:
+    i: np.ndarray
+    j: np.ndarray
+    probability: np.ndarray
+    veto: np.ndarray
+    levels: np.ndarray
+    model: Model
+
+    def __len__(self) -> int:
+        return len(self.i)
+
+    def explain(self, k: int) -> dict[str, object]:
+        return explain(self.levels[k], self.model, int(self.veto[k]))
+
+
+def score(index: PlaceIndex, *, split: int | None = None, max_distance_km: float = 5.0,
+          learn: bool = True) -> Scored:
+    """Every candidate pair of the index scored. With `split`, only pairs across it (records
+    before it against candidates from it on)."""
+    i, j = index.candidate_pairs(split)
+    return score_pairs(index, i, j, max_distance_km=max_distance_km, learn=learn)
+
+
+def score_pairs(index: PlaceIndex, i: np.ndarray, j: np.ndarray, *, max_distance_km: float = 5.0,
+                learn: bool = True) -> Scored:
+    levels, veto = compare(index, i, j, max_distance_km)
+    model = estimate(levels) if learn else prior_model()
+    return Scored(i, j, np.round(posterior(levels, model), 4), veto, levels, model)
