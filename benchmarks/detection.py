@@ -1,4 +1,11 @@
-"""Booking-engine detection benchmark: N sandbox hotel sites end to end.
+"""Booking-engine detection benchmark: the detection corpus, then N sandbox hotel sites end to end.
+
+Corpus (sadie_pipeline/sandbox/detection_corpus.py, served by a local proxy): a page per catalogued
+engine, JavaScript-only pages (scripts all inline, the engine injected at run time: only Chromium
+finds them), pages whose engine is on a followed "Book now" page, pages with uncatalogued booking
+hosts, and negatives; each goes through `fetch_and_detect` and the detect stage's `judge_pages`.
+Reported: engines in the catalogue, found on their pages, JS-only found, followed-page found,
+unknown hosts reported, false positives on the negatives (targets: all found, 0 false positives).
 
 Per site: fetch with httpx through the sandbox proxy (Playwright + the system Chromium for pages
 that need JavaScript), strip to text (<= 50 KB), store the text in an ObjectStore on a temporary
@@ -7,6 +14,7 @@ The sandbox runs in a child process (`SandboxProcess`) so its work does not shar
 
     python benchmarks/detection.py [--sites 2000] [--latency-ms 100] [--js-share 0.1] [--dead-share 0.05]
                                    [--concurrency 64] [--browser-concurrency 8] [--timeout-s 5] [--no-browser]
+                                   [--corpus-only]
 
 Peak RSS is sampled (psutil, every 0.25 s) over this process plus its children except the
 sandbox: the Playwright driver and every Chromium process, each counted by PSS (shared pages
@@ -161,6 +169,70 @@ async def run(args: argparse.Namespace, sandbox, hotels, store) -> dict:
     return {"wall_s": wall, "counts": counts, "correct": correct, "fetcher_stats": stats, "worker_errors": len(crashed)}
 
 
+def _strong_top(detections) -> str | None:
+    strong = [d for d in detections if d.confidence > 0.4]
+    return strong[0].name if strong else None
+
+
+async def corpus_run(args: argparse.Namespace, sites, proxy_url: str) -> list[tuple]:
+    """(site, fetch result, detections, detect-stage outcome) for every corpus site."""
+    from sadie_pipeline.core.booking_engines import analyze
+    from sadie_pipeline.hotels.websites import judge_pages
+    from sadie_pipeline.resources.web import WebsiteFetcher, fetch_and_detect
+
+    fetcher = WebsiteFetcher(proxy=proxy_url, total_timeout_s=args.timeout_s + 5, browser_enabled=not args.no_browser,
+                             browser_concurrency=args.browser_concurrency)
+
+    async def one(site):
+        result, detections, _text = await fetch_and_detect(fetcher, site.url)
+        pages = [(analyze(result.html, result.final_url, request_urls=result.request_urls, cookies=result.cookies,
+                          js_globals=result.js_globals), None)]
+        if result.followed_html:
+            pages.append((analyze(result.followed_html, result.followed_url), result.followed_url))
+        return site, result, detections, judge_pages(0, None, pages)
+
+    async with fetcher.running():
+        return list(await asyncio.gather(*(one(s) for s in sites)))
+
+
+def corpus_metrics(args: argparse.Namespace) -> dict:
+    from sadie_pipeline.core.booking_engines import load_catalogue
+    from sadie_pipeline.sandbox.corpus_server import CorpusServer
+    from sadie_pipeline.sandbox.detection_corpus import corpus
+
+    sites = corpus(js_every=1, followed_every=5)
+    started = time.perf_counter()
+    with CorpusServer(sites) as server:
+        rows = asyncio.run(corpus_run(args, sites, server.proxy_url))
+    kinds = Counter(s.kind for s in sites)
+    hits: Counter[str] = Counter()
+    misses: list[str] = []
+    false_positives: list[str] = []
+    for site, result, detections, outcome in rows:
+        if site.kind == "negative":
+            if outcome.engine or outcome.unknown_host or _strong_top(detections):
+                false_positives.append(f"{site.key}: {outcome.engine or outcome.unknown_host}")
+            continue
+        ok = (outcome.unknown_host == site.unknown_host if site.kind == "unknown"
+              else _strong_top(detections) == site.engine and (site.kind != "followed" or bool(outcome.found_on_url)))
+        hits[site.kind] += ok
+        if not ok:
+            misses.append(f"{site.key} (via {result.via}, {result.reason or result.render_error or 'ok'})")
+    wall = time.perf_counter() - started
+    print(f"corpus: {len(sites)} sites in {wall:.1f} s; catalogue {len(load_catalogue())} engines")
+    for kind in ("engine", "js_only", "followed", "unknown"):
+        print(f"  {kind:<9} found {hits[kind]}/{kinds[kind]}")
+    print(f"  negative  false positives {len(false_positives)}/{kinds['negative']}")
+    for line in (misses + false_positives)[:10]:
+        print(f"    {line}")
+    return {"engines_in_catalogue": len(load_catalogue()), "corpus_engines_found": hits["engine"],
+            "corpus_js_only_found": hits["js_only"], "corpus_js_only_pages": kinds["js_only"],
+            "corpus_followed_found": hits["followed"], "corpus_followed_pages": kinds["followed"],
+            "corpus_unknown_found": hits["unknown"], "corpus_unknown_pages": kinds["unknown"],
+            "corpus_negative_pages": kinds["negative"], "corpus_false_positives": len(false_positives),
+            "corpus_wall_s": round(wall, 2)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sites", type=int, default=2000)
@@ -172,7 +244,13 @@ def main() -> None:
     ap.add_argument("--timeout-s", type=float, default=5.0, help="fetch timeout (dead_timeout sites hang longer)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-browser", action="store_true", help="httpx only (pages needing JS are judged as fetched)")
+    ap.add_argument("--corpus-only", action="store_true", help="the detection corpus only, no sandbox run")
     args = ap.parse_args()
+
+    corpus = corpus_metrics(args)
+    if args.corpus_only:
+        print(json.dumps({"benchmark": "detection", "metrics": corpus}))
+        return
 
     from sadie_pipeline.resources.object_store import ObjectStore
     from sadie_pipeline.sandbox import SandboxProcess
@@ -242,6 +320,7 @@ def main() -> None:
         "peak_rss_browser_mb": round(sampler.peak_children / 2**20, 1),
         "peak_rss_sum_mb": round(sampler.peak_total_rss_sum / 2**20, 1),
         "engine_accuracy": round(out["correct"] / n, 4) if n else 0.0,
+        **corpus,
     }
     print(json.dumps({"benchmark": "detection", "metrics": metrics}))
 

@@ -20,7 +20,6 @@ def reset_local_state(echo: Callable[[str], None]) -> None:
         echo("reset skipped: a database or bucket is configured; the demo only resets local state")
         return
     from sadie_pipeline.resources.database import Database
-    from sadie_pipeline.resources.object_store import ObjectStore
 
     with Database().connect() as conn:
         conn.execute("DROP SCHEMA IF EXISTS staging, pipeline, sadie_gtm CASCADE")
@@ -58,8 +57,8 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     import json
 
     from sadie_pipeline.cli import add_dmo
-    from sadie_pipeline.listings.runs import import_file, run_job, summary_line
     from sadie_pipeline.listings.review import approve_all, list_pending
+    from sadie_pipeline.listings.runs import import_file, run_job, summary_line
     from sadie_pipeline.migrations import upgrade
     from sadie_pipeline.resources.database import Database
     from sadie_pipeline.resources.object_store import ObjectStore
@@ -168,7 +167,8 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
         rows = city_summary(conn, DEMO_REGION)
     for r in rows:
         echo(f"  {r['city']}: {r['hotels']} hotels discovered, {r['merged_duplicates']} merged duplicates; "
-             f"engines tier 1: {r['tier1']}, tier 2: {r['tier2']}; {r['dead_ends']} dead ends; "
+             f"engines tier 1: {r['tier1']}, tier 2: {r['tier2']}, unknown (review): {r['engine_review']}; "
+             f"{r['dead_ends']} dead ends; "
              f"{r['enriched']} enriched (layers: {', '.join(r['layers']) or 'none'}); {r['dead_letters']} dead letters; "
              f"{r['scored']} scored, {r['launched']} launched, {r['exported']} exported")
     with database.connect() as conn:

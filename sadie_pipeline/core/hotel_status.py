@@ -23,7 +23,8 @@ __all__ = [
 
 
 class HotelStatus(enum.IntEnum):
-    """Where a hotel is in the lead pipeline. The gap at 2 and the 99 are seed 000's numbering."""
+    """Where a hotel is in the lead pipeline. The gap at 2 and the 99 are seed 000's numbering; 98 sits
+    beside the dead end it replaces for hotels whose engine is not catalogued yet."""
 
     DUPLICATE = -3
     """Merged into an older hotel by entity resolution; out of the pipeline."""
@@ -39,6 +40,9 @@ class HotelStatus(enum.IntEnum):
     """Met the launch criteria; the next export writes it out."""
     EXPORTED = 6
     """Live and written to an exported workbook."""
+    ENGINE_REVIEW = 98
+    """Its website books through a third-party host the catalogue does not know (an unknown
+    engine, recorded with its host): waits for review and is detected again on the next run."""
     NO_BOOKING_ENGINE = 99
     """No booking engine found on its website: a dead end."""
 

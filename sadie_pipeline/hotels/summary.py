@@ -17,6 +17,7 @@ SELECT h.city,
        count(*) FILTER (WHERE be.tier = 1) AS tier1,
        count(*) FILTER (WHERE be.tier = 2) AS tier2,
        count(*) FILTER (WHERE h.status = %(no_engine)s) AS dead_ends,
+       count(*) FILTER (WHERE h.status = %(engine_review)s) AS engine_review,
        count(*) FILTER (WHERE h.status = %(enriched)s
                            OR h.status = ANY(%(scored_or_later)s) AND be.tier = 1) AS enriched,
        count(*) FILTER (WHERE h.status = ANY(%(scored_or_later)s)) AS scored,
@@ -37,6 +38,7 @@ SELECT h.city,
 def city_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
     cur = conn.execute(CITY_SUMMARY, {
         "region": region, "duplicate": HotelStatus.DUPLICATE, "no_engine": HotelStatus.NO_BOOKING_ENGINE,
+        "engine_review": HotelStatus.ENGINE_REVIEW,
         "enriched": HotelStatus.ENRICHED, "scored_or_later": list(SCORED_OR_LATER), "launched": list(LAUNCHED),
         "exported": HotelStatus.EXPORTED})
     names = [d.name for d in cur.description]

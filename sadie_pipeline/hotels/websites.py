@@ -1,5 +1,6 @@
 """Hotel websites: fetch (httpx, Chromium for pages that need JavaScript), strip to text, store;
-and booking-engine detection from what was fetched."""
+and booking-engine detection from what was fetched: the home page, then the same-site booking
+page the fetch followed; an uncatalogued third-party booking host sends the hotel to review."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from sadie_pipeline.core.booking_engines import analyze, load_catalogue
+from sadie_pipeline.core.booking_engines import UNKNOWN_TIER, PageAnalysis, analyze, load_catalogue
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.resources.object_store import ObjectStore
 from sadie_pipeline.resources.web import WebsiteFetcher, engine_found, fetch_and_detect
@@ -24,7 +25,8 @@ def _slug(text: str | None) -> str:
 
 def content_key(state: str | None, city: str | None, hotel_id: int, suffix: str = "txt") -> str:
     """website-content/{state}/{city}/{hotel_id}.txt (the seed's layout); the page and what the
-    browser saw sit beside it as {hotel_id}.html.gz and {hotel_id}.fetch.json."""
+    browser saw sit beside it as {hotel_id}.html.gz and {hotel_id}.fetch.json, and the booking
+    page the fetch followed (when it showed the engine) as {hotel_id}.followed.html.gz."""
     return f"website-content/{_slug(state)}/{_slug(city)}/{hotel_id}.{suffix}"
 
 
@@ -76,6 +78,9 @@ async def fetch_sites(fetcher: WebsiteFetcher, store: ObjectStore, hotels: list[
         if not fetched.ok:
             return SiteOutcome(hotel_id, city, "dead", fetched.reason)
         store.put_bytes(content_key(state, city, hotel_id, "html.gz"), gzip.compress(fetched.html.encode(), 1))
+        if fetched.followed_html:
+            store.put_bytes(content_key(state, city, hotel_id, "followed.html.gz"),
+                            gzip.compress(fetched.followed_html.encode(), 1))
         key = content_key(state, city, hotel_id)
         store.put_bytes(key, site.text.encode(), "text/plain; charset=utf-8")
         return SiteOutcome(hotel_id, city, "rendered" if fetched.via == "browser" else "fetched", text_key=key)
@@ -114,11 +119,19 @@ class DetectionOutcome:
     hotel_id: int
     city: str | None
     engine: str | None
-    tier: int | None
+    tier: int | str | None        # 1, 2, or "unknown" for an uncatalogued booking host
     booking_url: str | None = None
     method: str | None = None
     confidence: float | None = None
     dead_end: str | None = None  # why there is no engine: no_website, dead site, none found
+    unknown_host: str | None = None  # the uncatalogued booking host (tier "unknown")
+    found_on_url: str | None = None  # the followed booking page it was found on (None: the home page)
+
+    @property
+    def status(self) -> HotelStatus:
+        if self.engine:
+            return HotelStatus.DETECTED
+        return HotelStatus.ENGINE_REVIEW if self.unknown_host else HotelStatus.NO_BOOKING_ENGINE
 
 
 def detect_hotel(store: ObjectStore, hotel_id: int, city: str | None, state: str | None,
@@ -133,27 +146,64 @@ def detect_hotel(store: ObjectStore, hotel_id: int, city: str | None, state: str
     if not store.exists(html_key):
         return DetectionOutcome(hotel_id, city, None, None, dead_end=f"dead_site:{meta.get('reason')}")
     html = gzip.decompress(store.get_bytes(html_key)).decode("utf-8", "replace")
-    page = analyze(html, meta.get("final_url"), request_urls=meta.get("request_urls") or (),
-                   cookies=meta.get("cookies") or (), js_globals=meta.get("js_globals") or ())
-    detections = [d for d in page.detections if engine_found([d])]
-    if not detections:
-        return DetectionOutcome(hotel_id, city, None, None, dead_end="no_engine_found")
-    best = detections[0]
-    return DetectionOutcome(hotel_id, city, best.name, best.tier, best.booking_url, best.method, best.confidence)
+    pages = [(analyze(html, meta.get("final_url"), request_urls=meta.get("request_urls") or (),
+                      cookies=meta.get("cookies") or (), js_globals=meta.get("js_globals") or ()), None)]
+    followed_key = content_key(state, city, hotel_id, "followed.html.gz")
+    if meta.get("followed_url") and store.exists(followed_key):
+        followed = gzip.decompress(store.get_bytes(followed_key)).decode("utf-8", "replace")
+        pages.append((analyze(followed, meta["followed_url"]), meta["followed_url"]))
+    return judge_pages(hotel_id, city, pages)
+
+
+def judge_pages(hotel_id: int, city: str | None,
+                pages: list[tuple[PageAnalysis, str | None]]) -> DetectionOutcome:
+    """A catalogued engine on any page (home first) wins; else an unknown booking host; else a
+    dead end. `pages` pairs each analysis with the followed URL it came from (None: home)."""
+    for page, found_on in pages:
+        detections = [d for d in page.detections if engine_found([d])]
+        if detections:
+            best = detections[0]
+            return DetectionOutcome(hotel_id, city, best.name, best.tier, best.booking_url, best.method,
+                                    best.confidence, found_on_url=found_on)
+    for page, found_on in pages:
+        if page.unknown_engines:
+            u = page.unknown_engines[0]
+            return DetectionOutcome(hotel_id, city, None, UNKNOWN_TIER, u.booking_url, u.method, u.confidence,
+                                    unknown_host=u.host, found_on_url=found_on)
+    return DetectionOutcome(hotel_id, city, None, None, dead_end="no_engine_found")
 
 
 def save_detections(conn: psycopg.Connection, engines: dict[str, int], outcomes: list[DetectionOutcome]) -> None:
+    """Engines (catalogued or unknown) into hotel_booking_engines; status 1, 98 (review) or 99."""
     for o in outcomes:
-        if o.engine:
+        if o.engine or o.unknown_host:
             conn.execute(
                 """INSERT INTO sadie_gtm.hotel_booking_engines (hotel_id, booking_engine_id, booking_url,
-                                                                detection_method, confidence)
-                   VALUES (%s, %s, %s, %s, %s)
+                                                                detection_method, confidence, unknown_host,
+                                                                found_on_url)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s)
                    ON CONFLICT (hotel_id) DO UPDATE SET booking_engine_id = EXCLUDED.booking_engine_id,
                        booking_url = EXCLUDED.booking_url, detection_method = EXCLUDED.detection_method,
-                       confidence = EXCLUDED.confidence, detected_at = now()""",
-                (o.hotel_id, engines[o.engine], o.booking_url, o.method, o.confidence),
+                       confidence = EXCLUDED.confidence, unknown_host = EXCLUDED.unknown_host,
+                       found_on_url = EXCLUDED.found_on_url, detected_at = now()""",
+                (o.hotel_id, engines[o.engine] if o.engine else None, o.booking_url, o.method, o.confidence,
+                 o.unknown_host, o.found_on_url),
             )
         if o.dead_end != "not_fetched":
             conn.execute("UPDATE sadie_gtm.hotels SET status = %s, updated_at = now() WHERE id = %s",
-                         (HotelStatus.DETECTED if o.engine else HotelStatus.NO_BOOKING_ENGINE, o.hotel_id))
+                         (o.status, o.hotel_id))
+
+
+def unknown_engine_hosts(conn: psycopg.Connection, regions: list[str] | None = None) -> list[dict[str, Any]]:
+    """Uncatalogued booking hosts of the hotels waiting for review, most hotels first: what the
+    catalogue should learn next (with one booking URL as an example)."""
+    rows = conn.execute(
+        """SELECT hbe.unknown_host, count(*) AS hotels, min(hbe.booking_url) AS example
+             FROM sadie_gtm.hotel_booking_engines hbe
+             JOIN sadie_gtm.hotels h ON h.id = hbe.hotel_id
+            WHERE hbe.unknown_host IS NOT NULL AND h.status = %s
+              AND (%s::text[] IS NULL OR h.region = ANY(%s))
+            GROUP BY hbe.unknown_host ORDER BY hotels DESC, hbe.unknown_host""",
+        (HotelStatus.ENGINE_REVIEW, regions, regions),
+    ).fetchall()
+    return [{"host": host, "hotels": n, "example": example} for host, n, example in rows]

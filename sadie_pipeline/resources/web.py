@@ -23,6 +23,13 @@ The detection recipe also renders a page that `needs_javascript` does not flag w
 no engine and the page has an empty booking/reservation/widget container plus a script
 (`has_script_placeholder`): widgets injected after load, as on the sandbox's js_only sites.
 
+Politeness: every request names the platform (`USER_AGENT`, ``sadie-pipeline/<version> (hotel website analysis)``, with ``+<url>`` when the package declares one)
+and obeys robots.txt (Protego): it is read once per origin per run, before the first page
+(``respect_robots``); a disallowed page is ``reason="robots_disallowed"``. A robots.txt that is
+missing (4xx) or broken (5xx, redirect loop) allows everything; one that cannot be reached at all
+(timeout, refused) is the site's failure, reported as the page's. Redirect targets are not
+checked again.
+
 State (httpx client, locks, browser) belongs to the running event loop: it is created on first
 use and released by `aclose()` (or ``async with fetcher.running(): ...``).
 """
@@ -41,6 +48,7 @@ from urllib.parse import urlsplit
 
 import httpx
 from dagster import ConfigurableResource
+from protego import Protego
 from pydantic import Field, PrivateAttr
 from selectolax.lexbor import LexborHTMLParser
 
@@ -63,12 +71,29 @@ SNAPSHOT_JS = """() => {
   const html = document.documentElement ? document.documentElement.outerHTML : "";
   return [doctype + html, Object.keys(window)];
 }"""
-USER_AGENT = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-              "Chrome/131.0.0.0 Safari/537.36")
+ROBOTS_AGENT = "sadie-pipeline"  # the product token robots.txt rules are matched against
+ROBOTS_MAX_BYTES = 512 * 1024  # RFC 9309: parse at least 500 KiB, ignore the rest
 HTML_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "application/xml", "text/xml")
 POOL_SHARD_SIZE = 8  # connections per httpx client (see WebsiteFetcher._current)
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font"})
 _LODGING = frozenset({"hotel_booking_engine", "crs", "vacation_rental"})
+
+
+def _user_agent() -> str:
+    """An honest User-Agent: the platform, its version and, when the package declares a project
+    URL, where to read about it (none is invented)."""
+    from importlib import metadata
+
+    try:
+        meta = metadata.metadata("sadie_pipeline")
+        version = meta["Version"]
+        urls = [u.split(",", 1)[1].strip() for u in meta.get_all("Project-URL") or [] if "," in u]
+    except metadata.PackageNotFoundError:
+        version, urls = "0", []
+    return f"{ROBOTS_AGENT}/{version} ({f'+{urls[0]}; ' if urls else ''}hotel website analysis)"
+
+
+USER_AGENT = _user_agent()
 
 
 
@@ -113,6 +138,7 @@ class FetchResult:
     rendered_from: str | None = None   # set by fetch_and_detect when the browser result replaced httpx's
     render_error: str | None = None    # the browser was tried and failed (the httpx page was kept)
     followed_url: str | None = None    # booking link followed by fetch_and_detect when it gave the engine
+    followed_html: str = ""            # that followed page (its engine, or unknown booking host, is on it)
 
     @property
     def ok(self) -> bool:
@@ -195,6 +221,7 @@ class _Session:
     browser: _Browser | None = None
     browser_failed: str | None = None
     stats: Counter[str] = field(default_factory=Counter)
+    robots: dict[str, Protego | None] = field(default_factory=dict)  # origin -> rules (None: allow all)
 
 
 class WebsiteFetcher(ConfigurableResource):
@@ -210,6 +237,7 @@ class WebsiteFetcher(ConfigurableResource):
     max_attempts: int = Field(default=2, ge=1, description="attempts for transient failures other than timeouts")
     retry_backoff_s: float = Field(default=0.5, ge=0)
     user_agent: str = USER_AGENT
+    respect_robots: bool = Field(default=True, description="obey robots.txt (read once per origin per run)")
     chromium_path: str = DEFAULT_CHROMIUM
     chromium_extra_args: list[str] = Field(default_factory=list, description="added to the standard flags")
     share_renderer_processes: bool = Field(
@@ -319,7 +347,7 @@ class WebsiteFetcher(ConfigurableResource):
             while True:
                 attempt += 1
                 async with s.semaphore:
-                    result = await self._get(s, url, started)
+                    result = await self._get_allowed(s, url, started)
                 retry = (result.error_class in (ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED)
                          and result.reason not in ("timeout", "proxy_error") and attempt < self.max_attempts
                          and time.perf_counter() - started + self.retry_backoff_s * attempt < self.total_timeout_s)
@@ -331,6 +359,51 @@ class WebsiteFetcher(ConfigurableResource):
         s.stats[f"fetch_{result.reason or 'ok'}"] += 1
         s.stats["bytes_read"] += result.bytes_read
         return replace(result, attempts=attempt, elapsed_s=round(time.perf_counter() - started, 4))
+
+    async def _get_allowed(self, s: _Session, url: str, started: float) -> FetchResult:
+        """GET the page unless robots.txt disallows it (or cannot be reached: the site is down)."""
+        verdict = await self._robots_allow(s, url, started)
+        if isinstance(verdict, FetchResult):
+            return verdict
+        if not verdict:
+            return _robots_refusal(url, "httpx")
+        return await self._get(s, url, started)
+
+    async def _robots_allow(self, s: _Session, url: str, started: float) -> bool | FetchResult:
+        """Whether robots.txt lets us fetch `url`; the failure itself when robots.txt is unreachable."""
+        if not self.respect_robots:
+            return True
+        origin = _origin(url)
+        if origin not in s.robots:
+            rules = await self._read_robots(s, origin, url, started)
+            if isinstance(rules, FetchResult):
+                return rules  # not cached: a retry reads it again
+            s.robots[origin] = rules
+        rules = s.robots[origin]
+        if rules is None or rules.can_fetch(url, ROBOTS_AGENT):
+            return True
+        s.stats["robots_disallowed"] += 1
+        return False
+
+    async def _read_robots(self, s: _Session, origin: str, url: str, started: float) -> Protego | None | FetchResult:
+        client = s.clients[zlib.crc32(domain_key(url).encode()) % len(s.clients)]
+        try:
+            async with asyncio.timeout(self.total_timeout_s), client.stream("GET", origin + "/robots.txt") as response:
+                body = b""
+                if 200 <= response.status_code < 300:
+                    async for chunk in response.aiter_bytes():
+                        body += chunk
+                        if len(body) >= ROBOTS_MAX_BYTES:
+                            break
+        except Exception as exc:  # unreachable: the page would fail the same way, say so now
+            failure = self._failure(url, exc, started, s.proxy)
+            if failure.error_class in (ErrorClass.TRANSIENT, ErrorClass.NOT_FOUND):
+                return failure
+            return None
+        s.stats["robots_read"] += 1
+        if not body:
+            return None  # 4xx (no robots.txt) and 5xx: every page allowed
+        return Protego.parse(body[:ROBOTS_MAX_BYTES].decode("utf-8", errors="replace"))
 
     async def _get(self, s: _Session, url: str, started: float) -> FetchResult:
         try:
@@ -406,6 +479,9 @@ class WebsiteFetcher(ConfigurableResource):
         started = time.perf_counter()
         url = normalise_url(url)
         async with s.domains.hold(domain_key(url)), s.page_semaphore:
+            verdict = await self._robots_allow(s, url, started)
+            if verdict is not True:
+                return verdict if isinstance(verdict, FetchResult) else _robots_refusal(url, "browser")
             try:
                 browser = await self._browser(s)
                 tab = browser.free_tabs.pop() if browser.free_tabs else await self._new_tab(browser)
@@ -527,6 +603,16 @@ class WebsiteFetcher(ConfigurableResource):
 
 # ---- helpers ------------------------------------------------------------------------------------
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _robots_refusal(url: str, via: Literal["httpx", "browser"]) -> FetchResult:
+    return FetchResult(url, url, None, "", ErrorClass.PERMANENT, via=via, reason="robots_disallowed",
+                       error="disallowed by robots.txt")
+
+
 async def _close_quietly(context: Any) -> None:
     try:
         await context.close()
@@ -598,7 +684,8 @@ def has_script_placeholder(html: str) -> bool:
     if not html or "<script" not in html.lower():
         return False
     tree = LexborHTMLParser(html)
-    if tree.css_first("script[src]") is None:
+    # inline scripts count too: they inject widgets as well as loaders do
+    if not any(n.attrs.get("src") or (n.text(deep=False) or "").strip() for n in tree.css("script")):
         return False
     for node in tree.css(_PLACEHOLDER_SELECTOR):
         if node.css_first("a[href], iframe, form") is None and len(node.text(deep=True, strip=True)) < 40:
@@ -618,8 +705,10 @@ async def fetch_and_detect(fetcher: WebsiteFetcher, hotel_url: str, *, render: b
     httpx fetch -> analyze; if the page needs JavaScript (`needs_javascript`, or no engine and an
     empty booking/widget container filled by a script, see `has_script_placeholder`): render ->
     analyze with what the browser saw; if still no engine: follow one same-site "Book now" link
-    (httpx) and take its detections. ``text`` is the page's visible text (<= 50 KB), empty when
-    the site is dead. ``result.via == "browser"`` when the rendered page was used.
+    (httpx) and take its detections (``result.followed_url`` and ``followed_html`` keep that page,
+    also when it shows only an uncatalogued booking host and the home page none). ``text`` is the
+    page's visible text (<= 50 KB), empty when the site is dead. ``result.via == "browser"`` when
+    the rendered page was used.
     """
     result = await fetcher.fetch(hotel_url)
     if not result.ok:
@@ -642,8 +731,9 @@ async def fetch_and_detect(fetcher: WebsiteFetcher, hotel_url: str, *, render: b
         if link is not None:
             hop = await fetcher.fetch(link)
             if hop.ok and hop.html:
-                hop_detections = list(analyze(hop.html, hop.final_url).detections)
-                if engine_found(hop_detections):
-                    detections = hop_detections
-                    result = replace(result, followed_url=hop.final_url)
+                hop_page = analyze(hop.html, hop.final_url)
+                if engine_found(hop_page.detections):
+                    detections = list(hop_page.detections)
+                if engine_found(hop_page.detections) or (hop_page.unknown_engines and not page.unknown_engines):
+                    result = replace(result, followed_url=hop.final_url, followed_html=hop.html)
     return SiteDetection(result, detections, page.text)

@@ -43,10 +43,10 @@ def only(detections: list[Detection]) -> Detection:
 
 # --- catalogue --------------------------------------------------------------------------------
 
-def test_catalogue_has_at_least_30_engines_with_unique_names_sorted_by_name():
+def test_catalogue_has_at_least_120_engines_with_unique_names_sorted_by_name():
     engines = load_catalogue()
     names = [e.name for e in engines]
-    assert len(engines) >= 30
+    assert len(engines) >= 120
     assert len({n.lower() for n in names}) == len(names)
     assert names == sorted(names, key=str.lower)
 
