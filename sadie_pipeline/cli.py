@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from sadie_pipeline.cli_hotels import hotel_review
 from sadie_pipeline.instance import ensure_dagster_home
 
 if TYPE_CHECKING:
@@ -278,7 +279,10 @@ def market_run(regions: tuple[str, ...], cities: tuple[str, ...]) -> None:
 
 @main.group()
 def hotel() -> None:
-    """Hotel leads: look into one hotel."""
+    """Hotel leads: look into one hotel; decide the entity pairs waiting for review."""
+
+
+hotel.add_command(hotel_review)
 
 
 @hotel.command("explain")
@@ -328,9 +332,13 @@ def review_list(slug: str | None) -> None:
 
     with _database().connect() as conn:
         rows = list_pending(conn, slug)
+    from sadie_pipeline.core.places import describe
+
     for r in rows:
         click.echo(f"{r['id']:>8}  {r['dmo']:<20} {r['action']:<10} {(r['name'] or '')[:36]:<36} "
                    f"{(r['city'] or '')[:16]:<16} {r['review_reason']}")
+        if r.get("match_explanation"):
+            click.echo(f"{'':>10}why: {describe(r['match_explanation'])}")
     click.echo(f"{len(rows)} waiting for review")
 
 

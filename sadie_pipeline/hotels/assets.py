@@ -5,6 +5,7 @@ import asyncio
 import datetime as dt
 
 from dagster import AssetExecutionContext, BackfillPolicy, Config, MaterializeResult, MetadataValue, asset
+from pydantic import Field, model_validator
 
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import discovery, websites
@@ -28,7 +29,8 @@ class CitiesConfig(Config):
 
 
 # Detection may run (again) on these; a hotel past detection keeps its status.
-_DETECTABLE = (HotelStatus.SCRAPED, HotelStatus.DETECTED, HotelStatus.NO_BOOKING_ENGINE)
+# ENGINE_REVIEW hotels are detected again: once the catalogue knows their host they move on
+_DETECTABLE = (HotelStatus.SCRAPED, HotelStatus.DETECTED, HotelStatus.ENGINE_REVIEW, HotelStatus.NO_BOOKING_ENGINE)
 
 
 def _cities(conn, region: str, config: CitiesConfig) -> list[str]:
@@ -74,15 +76,32 @@ def hotel_discovery(context: AssetExecutionContext, config: CitiesConfig, databa
     })
 
 
+class EntitiesConfig(Config):
+    merge_threshold: float = Field(default=0.8, ge=0, le=1)
+    """A pair at least this likely one hotel is merged."""
+    review_threshold: float = Field(default=0.5, ge=0, le=1)
+    """A pair at least this likely (below merge_threshold) waits for a person."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "EntitiesConfig":
+        if self.review_threshold > self.merge_threshold:
+            raise ValueError(f"review_threshold ({self.review_threshold}) is above merge_threshold "
+                             f"({self.merge_threshold})")
+        return self
+
+
 @asset(**REGION_ASSET, deps=[hotel_discovery], kinds={"postgres"})
-def hotel_entities(context: AssetExecutionContext, database: Database) -> MaterializeResult:
-    """One hotel per real place: source records resolved across sources (place id, website domain,
-    phone, address, name), merged at >= 0.8, pairs between 0.5 and 0.8 queued for review."""
-    totals = {"records": 0, "entities": 0, "hotels_created": 0, "hotels_merged": 0, "review_pairs": 0}
+def hotel_entities(context: AssetExecutionContext, config: EntitiesConfig, database: Database) -> MaterializeResult:
+    """One hotel per real place: source records resolved across sources by the place engine
+    (core/places: place id, website, phone, location, name), merged at >= merge_threshold (0.8),
+    pairs between review_threshold (0.5) and it queued for review with their explanation. People's
+    decisions on earlier pairs (`sadie hotel review approve|reject`) are applied first."""
+    totals = {"records": 0, "entities": 0, "hotels_created": 0, "hotels_merged": 0, "hotels_split": 0,
+              "review_pairs": 0, "decisions_applied": 0, "decisions_refused": 0, "pending_reviews": 0}
     rows = []
     for region in context.partition_keys:
         with database.connect() as conn:
-            res = resolve_region(conn, region)
+            res = resolve_region(conn, region, config.merge_threshold, config.review_threshold)
         for key in totals:
             totals[key] += getattr(res, key)
         rows += [(region, city, s["discovered"], s["merged_duplicates"]) for city, s in sorted(res.by_city.items())]
@@ -122,9 +141,11 @@ def hotel_websites(context: AssetExecutionContext, config: WebsitesConfig, datab
 @asset(**REGION_ASSET, deps=[hotel_websites], kinds={"postgres"})
 def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfig, database: Database,
                              object_store: ObjectStore) -> MaterializeResult:
-    """The booking engine of each fetched hotel (from the seeded booking_engines catalogue):
-    hotel_booking_engines + status 1 (DETECTED), or 99 (NO_BOOKING_ENGINE, a dead end) when there
-    is none. Hotels past detection are left alone."""
+    """The booking engine of each fetched hotel (from the seeded booking_engines catalogue), on its
+    home page or the booking page the fetch followed: hotel_booking_engines + status 1 (DETECTED);
+    98 (ENGINE_REVIEW) with the host when it books through an uncatalogued third-party host (listed
+    in `unknown_engine_hosts`); or 99 (NO_BOOKING_ENGINE, a dead end). Hotels past detection are
+    left alone."""
     outcomes = []
     with database.connect() as conn:
         engines = websites.seed_booking_engines(conn)
@@ -138,10 +159,12 @@ def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfi
         with database.connect() as conn:
             websites.save_detections(conn, engines, region_outcomes)
         outcomes += region_outcomes
+    with database.connect() as conn:
+        unknown = websites.unknown_engine_hosts(conn, list(context.partition_keys))
     by_tier: dict[str, int] = {}
     dead_ends: dict[str, int] = {}
     for o in outcomes:
-        if o.engine:
+        if o.engine or o.unknown_host:
             by_tier[f"tier_{o.tier}"] = by_tier.get(f"tier_{o.tier}", 0) + 1
         else:
             reason = (o.dead_end or "").split(":")[0]
@@ -151,8 +174,13 @@ def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfi
         "engines_by_tier": MetadataValue.json(by_tier),
         "dead_ends": MetadataValue.json(dead_ends),
         "catalogue_engines": len(engines),
-        "preview": markdown_table(("hotel", "city", "engine", "tier", "method", "booking url"), (
-            (o.hotel_id, o.city, o.engine, o.tier, o.method, o.booking_url) for o in outcomes if o.engine)),
+        "found_on_followed_page": sum(1 for o in outcomes if o.found_on_url),
+        "engine_review": sum(1 for o in outcomes if o.unknown_host),
+        "unknown_engine_hosts": markdown_table(("host", "hotels", "example booking url"), (
+            (u["host"], u["hotels"], u["example"]) for u in unknown)),
+        "preview": markdown_table(("hotel", "city", "engine", "tier", "method", "booking url", "found on"), (
+            (o.hotel_id, o.city, o.engine or o.unknown_host, o.tier, o.method, o.booking_url, o.found_on_url)
+            for o in outcomes if o.engine or o.unknown_host)),
     })
 
 

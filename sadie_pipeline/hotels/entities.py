@@ -1,4 +1,5 @@
-"""Entity resolution of a region's discovery records into sadie_gtm.hotels (idempotent)."""
+"""Entity resolution of a region's discovery records into sadie_gtm.hotels (idempotent), with
+people's decisions on earlier review pairs (entity_reviews.py) applied first."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import psycopg
 
 from sadie_pipeline.core.entity_resolution import Resolution, SourceRecord, resolve
 from sadie_pipeline.core.hotel_status import HotelStatus
+from sadie_pipeline.hotels import entity_reviews
+from sadie_pipeline.hotels.entity_reviews import Decisions
+from sadie_pipeline.hotels.queries import sql
 
 # Which source's values a new hotel takes first (the others fill what it lacks).
 SOURCE_PRIORITY = {"serper": 3, "dmo": 2, "csv": 1}
@@ -21,8 +25,12 @@ class EntityResult:
     records: int = 0
     hotels_created: int = 0
     hotels_merged: int = 0
+    hotels_split: int = 0  # records a reject decision took out of a hotel they shared: a new hotel
     review_pairs: int = 0
     entities: int = 0
+    decisions_applied: int = 0
+    decisions_refused: int = 0  # merge decisions a reject decision on the same hotels outweighed
+    pending_reviews: int = 0
     by_city: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
@@ -34,52 +42,64 @@ def source_record(row: dict[str, Any]) -> SourceRecord:
     )
 
 
-def resolve_region(conn: psycopg.Connection, region: str) -> EntityResult:
-    rows = conn.execute(
-        """SELECT id, source, external_id, hotel_id, record FROM sadie_gtm.hotel_sources
-            WHERE region = %s ORDER BY id""", (region,)).fetchall()
+def resolve_region(conn: psycopg.Connection, region: str, merge_threshold: float = 0.8,
+                   review_threshold: float = 0.5) -> EntityResult:
+    rows = conn.execute(sql("entities", "sources_of_region"), {"region": region}).fetchall()
     records = [dict(r[4], source=r[1], external_id=r[2]) for r in rows]
-    resolution = resolve([source_record(r) for r in records])
+    decisions = entity_reviews.region_decisions(conn, region, [r[0] for r in rows])
+    resolution = resolve([source_record(r) for r in records], merge_threshold, review_threshold,
+                         must_link=decisions.must_link, cannot_link=decisions.cannot_link)
+    refused = sum(1 for i, j in decisions.must_link if resolution.entity_of[i] != resolution.entity_of[j])
     result = EntityResult(records=len(rows), entities=len(resolution.entities),
-                          review_pairs=len(resolution.review_pairs))
-    for entity in resolution.entities:
+                          review_pairs=len(resolution.review_pairs),
+                          decisions_applied=len(decisions) - refused, decisions_refused=refused)
+    _assign_hotels(conn, region, rows, records, resolution, decisions, result)
+    entity_reviews.record_pairs(conn, region, [
+        (rows[i][0], rows[j][0], score, resolution.explanations.get((i, j)))
+        for i, j, score in resolution.review_pairs])
+    result.pending_reviews = entity_reviews.pending_count(conn, region)
+    return result
+
+
+def _assign_hotels(conn: psycopg.Connection, region: str, rows: list[tuple], records: list[dict[str, Any]],
+                   resolution: Resolution, decisions: Decisions, result: EntityResult) -> None:
+    """Points each entity's records at one hotel: the oldest of the hotels they are attached to (the
+    others become DUPLICATE), or a new one. Records that share a hotel but that the resolver now
+    puts in two entities stay on it, unless a reject decision separates the two entities: then the
+    later entity gets a new hotel (a hotel belongs to one side of a decision), unless it carries the
+    kept hotel's Google place id (unique among hotels): then the two stay on that hotel."""
+    entity_of = resolution.entity_of
+    apart = {frozenset((entity_of[i], entity_of[j])) for i, j in decisions.cannot_link}
+    owner: dict[int, int] = {}  # hotel -> the entity that took it in this run
+    kept: dict[int, int] = {}   # hotel -> the hotel it went to (itself, or the one it duplicates)
+    for e, entity in enumerate(resolution.entities):
         members = [rows[i] for i in entity.members]
-        existing = sorted({m[3] for m in members if m[3] is not None})
-        if existing:
-            hotel_id = existing[0]
-            if len(existing) > 1:  # two hotels turned out to be one: keep the oldest
-                conn.execute("UPDATE sadie_gtm.hotels SET status = %s, updated_at = now() WHERE id = ANY(%s)",
-                             (HotelStatus.DUPLICATE, existing[1:]))
-                result.hotels_merged += len(existing) - 1
+        existing = {m[3] for m in members if m[3] is not None}
+        usable = sorted({kept.get(h, h) for h in existing if frozenset((owner.get(h, e), e)) not in apart})
+        if usable:
+            hotel_id = usable[0]
+            duplicates = [h for h in usable[1:] if h not in owner]  # not one another entity kept
+            if duplicates:  # two hotels turned out to be one: keep the oldest
+                conn.execute(sql("entities", "mark_duplicates"), {"status": HotelStatus.DUPLICATE, "ids": duplicates})
+                result.hotels_merged += len(duplicates)
         else:
             hotel_id = _create_hotel(conn, region, [records[i] for i in entity.members])
-            result.hotels_created += 1
-        conn.execute("UPDATE sadie_gtm.hotel_sources SET hotel_id = %s WHERE id = ANY(%s) AND hotel_id IS DISTINCT FROM %s",
-                     (hotel_id, [m[0] for m in members], hotel_id))
+            # a hotel's place id is unique: a split-off record with the kept hotel's id stays on it
+            if hotel_id not in owner:
+                result.hotels_created += 1
+                result.hotels_split += bool(existing)
+        for h in (*existing, *usable, hotel_id):
+            owner.setdefault(h, e)
+            kept.setdefault(h, hotel_id)
+        conn.execute(sql("entities", "point_sources"), {"hotel": hotel_id, "ids": [m[0] for m in members]})
         city = records[entity.members[0]].get("city") or ""
         stats = result.by_city.setdefault(city, {"discovered": 0, "merged_duplicates": 0})
         stats["discovered"] += 1
         stats["merged_duplicates"] += len(members) - 1
-    _record_reviews(conn, rows, resolution)
-    return result
 
 
 def _create_hotel(conn: psycopg.Connection, region: str, members: list[dict[str, Any]]) -> int:
     ordered = sorted(members, key=lambda r: -SOURCE_PRIORITY.get(r["source"], 0))
     values = {f: next((m.get(f) for m in ordered if m.get(f) not in (None, "")), None) for f in HOTEL_FIELDS}
-    return conn.execute(
-        f"""INSERT INTO sadie_gtm.hotels (region, status, {', '.join(HOTEL_FIELDS)})
-            VALUES (%s, %s, {', '.join(['%s'] * len(HOTEL_FIELDS))})
-            ON CONFLICT (google_place_id) WHERE google_place_id IS NOT NULL DO UPDATE SET updated_at = now()
-            RETURNING id""",
-        (region, HotelStatus.SCRAPED, *(values[f] for f in HOTEL_FIELDS)),
-    ).fetchone()[0]
-
-
-def _record_reviews(conn: psycopg.Connection, rows: list[tuple], resolution: Resolution) -> None:
-    for i, j, score in resolution.review_pairs:
-        conn.execute(
-            """INSERT INTO sadie_gtm.hotel_entity_reviews (source_id_a, source_id_b, score) VALUES (%s, %s, %s)
-               ON CONFLICT (source_id_a, source_id_b) DO UPDATE SET score = EXCLUDED.score""",
-            (rows[i][0], rows[j][0], score),
-        )
+    return conn.execute(sql("entities", "create_hotel"),
+                        {**values, "region": region, "status": HotelStatus.SCRAPED}).fetchone()[0]

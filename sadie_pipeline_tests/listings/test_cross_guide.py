@@ -1,0 +1,70 @@
+"""Two guides of the same city through the real pipeline (PostgreSQL): the second guide's records
+find the first guide's listings whatever their city label, name suffix or article, and every fuzzy
+match keeps its explanation; the listings' blocking keys follow edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from sadie_pipeline.core.matching import MatchRecord
+from sadie_pipeline.listings.matching import fuzzy_candidates
+from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
+from sadie_pipeline_tests.listings.helpers import import_file, register, write_csv
+
+pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
+
+GUIDE_A = [
+    {"Name": "Spago (Los Angeles)", "Address": "176 N Canon Dr", "City": "Beverly Hills", "Phone": "310-385-0880"},
+    {"Name": "Arts Deli", "Address": "12224 Ventura Blvd", "City": "Studio City", "Phone": "818-762-1221"},
+    {"Name": "Palm, The", "Address": "9001 Santa Monica Blvd", "City": "W. Hollywood", "Phone": "310-550-8811"},
+    {"Name": "Café Québec", "Address": "924 Rue Saint-Jean", "City": "Québec", "Phone": "418-555-0100"},
+]
+GUIDE_B = [
+    {"Name": "Spago", "Address": "176 North Canon Drive", "City": "Los Angeles", "Phone": "(310) 385 0880"},
+    {"Name": "Arts Delicatessen", "Address": "12224 Ventura Blvd.", "City": "Los Angeles", "Phone": "818/762-1221"},
+    {"Name": "The Palm", "Address": "9001 Santa Monica Blvd.", "City": "Los Angeles", "Phone": "310 550 8811"},
+    {"Name": "Cafe Quebec", "Address": "9b4 rue St-Jean", "City": "Quebec City", "Phone": "+1 418 555 0100"},
+    {"Name": "Spago Steakhouse", "Address": "88 Main St", "City": "Santa Monica", "Phone": "310-555-0199"},
+]
+
+
+def test_a_second_guide_finds_the_first_guides_listings(tmp_path, database, local_object_store, instance):
+    register(database, instance, "guide-a", CONFIG)
+    register(database, instance, "guide-b", CONFIG)
+    import_file(database, local_object_store, instance, "guide-a", write_csv(tmp_path / "a.csv", GUIDE_A))
+    _, summary = import_file(database, local_object_store, instance, "guide-b", write_csv(tmp_path / "b.csv", GUIDE_B))
+
+    assert summary["needing_review"] == 0
+    with database.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM public.listings").fetchone()[0] == 5  # 4 + the steakhouse
+        rows = conn.execute(
+            """SELECT s.name, s.match_method, s.certainty_score, s.match_explanation, l.name
+                 FROM staging.listings s JOIN public.dmos d ON d.id = s.dmo_id
+                 LEFT JOIN public.listings l ON l.id = s.target_listing_id
+                WHERE d.slug = 'guide-b' ORDER BY s.rec_num""").fetchall()
+    by_name = {r[0]: r for r in rows}
+    for staged, listing in [("Spago", "Spago (Los Angeles)"), ("Arts Delicatessen", "Arts Deli"),
+                            ("The Palm", "Palm, The"), ("Cafe Quebec", "Café Québec")]:
+        _, method, certainty, why, target = by_name[staged]
+        assert (method, target) == ("fuzzy", listing)
+        assert certainty >= 0.8 and why["phone"]["level"] == "same" and why["phone"]["weight"] > 0
+    assert by_name["Spago Steakhouse"][1] is None and by_name["Spago Steakhouse"][4] == "Spago Steakhouse"  # new
+
+
+def test_the_keys_of_an_edited_listing_follow_it(database):
+    with database.connect() as conn:
+        location = conn.execute("INSERT INTO public.locations (address1, city) VALUES ('5 Water St', 'Souris') "
+                                "RETURNING id").fetchone()[0]
+        listing = conn.execute("INSERT INTO public.listings (name, location_id) VALUES ('Blue Heron Inn', %s) "
+                               "RETURNING id", (location,)).fetchone()[0]
+        conn.commit()
+        probe = [MatchRecord(1, "Harbour House", "5 Water Street", "Somewhere Else")]
+        assert [c.id for c in fuzzy_candidates(conn, probe)] == [listing]  # by street and number
+        conn.execute("UPDATE public.locations SET address1 = '77 Main St' WHERE id = %s", (location,))
+        conn.commit()
+        assert fuzzy_candidates(conn, probe) == []
+        moved = [MatchRecord(2, "Harbour House", "77 Main St", None)]
+        assert [c.id for c in fuzzy_candidates(conn, moved)] == [listing]
+        keyed = conn.execute("SELECT count(*) FROM pipeline.listing_match_keyed WHERE listing_id = %s",
+                             (listing,)).fetchone()[0]
+        assert keyed == 1
