@@ -63,3 +63,18 @@ def _decide(ids: tuple[int, ...], decision, decided_by: str | None, verb: str) -
         done = decide(conn, ids, decision, decided_by or _user())
         refused = why_undecided(conn, [i for i in dict.fromkeys(ids) if i not in done])
     _decided(verb, done, refused)
+
+
+@click.command("engines")
+@click.option("--region", "regions", multiple=True, help="Only these regions (repeatable).")
+def hotel_engines(regions: tuple[str, ...]) -> None:
+    """Booking hosts no catalogued engine matches, with the hotels waiting on each (status 98):
+    what data/booking_engines.json should learn next."""
+    from sadie_pipeline.cli import _database
+    from sadie_pipeline.hotels.websites import unknown_engine_hosts
+
+    with _database().connect() as conn:
+        hosts = unknown_engine_hosts(conn, [r.upper() for r in regions] or None)
+    for h in hosts:
+        click.echo(f"{h['hotels']:>6}  {h['host']:<40} {h['example'] or ''}")
+    click.echo(f"{len(hosts)} unknown booking hosts")

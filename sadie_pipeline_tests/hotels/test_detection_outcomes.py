@@ -4,8 +4,10 @@ sends the hotel to review (status 98) and is listed for the catalogue; OTA links
 
 from __future__ import annotations
 
+from click.testing import CliRunner
 from dagster import materialize
 
+from sadie_pipeline.cli import main
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.assets import booking_engine_detection, hotel_websites
 from sadie_pipeline.hotels.markets import add_market
@@ -15,7 +17,7 @@ from sadie_pipeline.sandbox.corpus_server import CorpusServer
 from sadie_pipeline.sandbox.detection_corpus import engine_sites, followed_sites, negative_sites, unknown_sites
 
 
-def test_followed_and_unknown_engines_are_recorded(database, local_object_store, instance):
+def test_followed_and_unknown_engines_are_recorded(sadie_env, database, local_object_store, instance):
     followed = followed_sites(every=40)[0]
     unknown = unknown_sites()[:2]
     plain = next(s for s in engine_sites() if s.engine == "Cloudbeds")
@@ -55,3 +57,6 @@ def test_followed_and_unknown_engines_are_recorded(database, local_object_store,
     assert meta["engine_review"].value == 2 and meta["found_on_followed_page"].value == 1
     assert unknown[0].unknown_host in meta["unknown_engine_hosts"].value
     assert set(ids) == set(rows)
+    shown = CliRunner().invoke(main, ["hotel", "engines", "--region", "us-fl"])
+    assert shown.exit_code == 0 and "2 unknown booking hosts" in shown.output
+    assert all(s.unknown_host in shown.output for s in unknown)
