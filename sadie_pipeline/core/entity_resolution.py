@@ -24,14 +24,13 @@ of entities (the best record pair), with the engine's explanation.
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from sadie_pipeline.core.places import Place, PlaceIndex, Scored, score, score_pairs
+from sadie_pipeline.core.places import Place, PlaceIndex, Scored, paused_gc, score, score_pairs
 from sadie_pipeline.core.places.normal import one_typo, website_parts
 from sadie_pipeline.core.places.score import FIELDS, LEVELS
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS
@@ -199,12 +198,7 @@ def resolve(
     """Resolve discovery records into entities (see the module docstring for the rules).
     must_link and cannot_link are people's decisions on pairs of record indices: the first are
     merged before anything else, the second never end in one entity and are never asked again."""
-    # Hundreds of thousands of small tuples and lists: the cyclic GC would rescan every record
-    # again and again while nothing here makes a cycle.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with paused_gc():
         index = PlaceIndex([_place(r) for r in records], max_block=max_block,
                            shared_min_locations=shared_min_locations)
         place, idkey = _place_ids(records)
@@ -212,9 +206,6 @@ def resolve(
         scored = score(index, max_distance_km=max_distance_km)
         return _Resolver(records, index, comps, scored, place, idkey).run(
             merge_threshold, review_threshold, list(must_link))
-    finally:
-        if paused:
-            gc.enable()
 
 
 _LOCATION, _PHONE, _WEBSITE = FIELDS.index("location"), FIELDS.index("phone"), FIELDS.index("website")

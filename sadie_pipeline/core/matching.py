@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sadie_pipeline.core.places import Place, PlaceIndex, Scored, Veto, score, score_pairs
+from sadie_pipeline.core.places import Place, PlaceIndex, Scored, Veto, paused_gc, score, score_pairs
 
 
 class MatchRecord(NamedTuple):  # a tuple: built from query rows by the hundred thousand, cheaply
@@ -65,11 +65,26 @@ _NO_MATCH = frozenset({Veto.STATE, Veto.DISTANCE, Veto.NAME})
 
 
 def _capped(scored: Scored, k: int, auto_match: float) -> float:
-    p = float(scored.probability[k])
-    veto = int(scored.veto[k])
-    if veto in _NO_MATCH:
-        return 0.0
-    return min(p, round(auto_match - 0.0001, 4)) if veto else p
+    return float(_certainties(scored, auto_match)[k])
+
+
+def _certainties(scored: Scored, auto_match: float) -> np.ndarray:
+    """Every pair's certainty: its probability, 0 under a no-match veto, below auto_match under another."""
+    p = np.where(scored.veto != 0, np.minimum(scored.probability, round(auto_match - 0.0001, 4)), scored.probability)
+    return np.where(np.isin(scored.veto, list(_NO_MATCH)), 0.0, p)
+
+
+def _best(scored: Scored, auto_match: float, min_certainty: float, side: np.ndarray, other: np.ndarray,
+          other_key: np.ndarray) -> dict[int, tuple[float, int, int]]:
+    """For each record on `side`, its best pair (highest certainty, then lowest `other_key`)
+    scoring at least min_certainty: record -> (certainty, other record, pair)."""
+    cert = _certainties(scored, auto_match)
+    keep = np.flatnonzero(cert >= min_certainty)
+    order = keep[np.lexsort((other_key[keep], -cert[keep], side[keep]))]
+    best: dict[int, tuple[float, int, int]] = {}
+    for k in order:
+        best.setdefault(int(side[k]), (float(cert[k]), int(other[k]), int(k)))
+    return best
 
 
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
@@ -79,18 +94,13 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
     candidates = list(candidates)
     if not records or not candidates:
         return []
-    scored = score(_index([*records, *candidates]), split=len(records))
-    best: dict[int, tuple[float, int, int]] = {}
-    for k in range(len(scored)):
-        p = _capped(scored, k, auto_match)
-        if p < min_certainty:
-            continue
-        i, j = int(scored.i[k]), int(scored.j[k])  # i < j: i is the record, j the candidate
-        cand = candidates[j - len(records)].id
-        prev = best.get(i)
-        if prev is None or (p, -cand) > (prev[0], -prev[1]):
-            best[i] = (p, cand, k)
-    return [Match(records[i].id, cand, p, scored.explain(k)) for i, (p, cand, k) in sorted(best.items())]
+    with paused_gc():
+        scored = score(_index([*records, *candidates]), split=len(records))
+    # i < j: i is the record, j the candidate
+    ids = np.array([c.id for c in candidates], dtype=np.int64)
+    cand = ids[scored.j - len(records)] if len(scored) else ids[:0]
+    best = _best(scored, auto_match, min_certainty, scored.i, cand, cand)
+    return [Match(records[i].id, c, p, scored.explain(k)) for i, (p, c, k) in sorted(best.items())]
 
 
 def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_match: float = AUTO_MATCH,
@@ -99,16 +109,9 @@ def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_matc
     one), so the first of a group stays primary and the later ones point at it."""
     if len(records) < 2:
         return []
-    scored = score(_index(records))
-    best: dict[int, tuple[float, int, int]] = {}
-    for k in range(len(scored)):
-        p = _capped(scored, k, auto_match)
-        if p < min_certainty:
-            continue
-        first, later = int(scored.i[k]), int(scored.j[k])
-        prev = best.get(later)
-        if prev is None or (p, -first) > (prev[0], -prev[1]):
-            best[later] = (p, first, k)
+    with paused_gc():
+        scored = score(_index(records))
+    best = _best(scored, auto_match, min_certainty, scored.j, scored.i, scored.i)  # later -> first
     primary: dict[int, int] = {}
     matches = []
     for later in sorted(best):
@@ -131,11 +134,13 @@ def classify(score: float, auto_match: float, review: float) -> str:
 def stored_keys(records: Sequence[MatchRecord]) -> list[tuple[int, str]]:
     """(record id, key) under which listings are found again: every name word, not only the rarest
     (which are rarest changes as listings arrive)."""
-    ix = _index(records)
-    return [(r.id, key) for i, r in enumerate(records) for key in ix.block_keys(i, ix.name_words(i))]
+    with paused_gc():
+        ix = _index(records)
+        return [(r.id, key) for i, r in enumerate(records) for key in ix.block_keys(i, ix.name_words(i))]
 
 
 def lookup_keys(records: Sequence[MatchRecord]) -> list[str]:
     """The keys to look candidates up by for these records (their rarest name words only)."""
-    ix = _index(records)
-    return sorted({key for i, rare in enumerate(ix.rare_words()) for key in ix.block_keys(i, rare)})
+    with paused_gc():
+        ix = _index(records)
+        return sorted({key for i, rare in enumerate(ix.rare_words()) for key in ix.block_keys(i, rare)})

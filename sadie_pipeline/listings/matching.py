@@ -11,6 +11,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.matching import MatchRecord, lookup_keys, match_against
+from sadie_pipeline.core.places.index import NAME_BLOCK
 from sadie_pipeline.listings import match_keys
 from sadie_pipeline.listings.queries import run, sql
 
@@ -22,7 +23,7 @@ def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: i
     """The listings (with an id above `after`) sharing a blocking key with the rows."""
     match_keys.refresh(conn)
     found = conn.execute(sql("match_keys", "candidates"),
-                         {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK})
+                         {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
     return [MatchRecord(*r) for r in found]
 
 

@@ -6,8 +6,10 @@ one is compared, so a city label that differs between sources no longer hides a 
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
@@ -61,7 +63,9 @@ class PlaceIndex:
         self.core = [name_core(p.name, c) for p, c in zip(places, self.city)]
         self.full = [name_core(p.name) for p in places]  # the town's name kept
         # each name also cut short ("arts deli") and bare (no generic words, no spaces)
-        self.forms = {"core": _forms(self.core), "full": _forms(self.full)}
+        full_forms = _forms(self.full)
+        # most names do not hold their town's name: their core's forms are the full name's
+        self.forms = {"full": full_forms, "core": _forms(self.core, self.full, full_forms)}
         parts = [address_parts(p.address) for p in places]
         self.num = [a for a, _ in parts]
         self.street = [b for _, b in parts]
@@ -99,10 +103,10 @@ class PlaceIndex:
                 for i, d in enumerate(domains)]
 
     def _blank_shared_phones(self) -> None:
-        shared = [p for p, m in _groups(self.phone).items()
+        by_phone = _groups(self.phone)
+        shared = [p for p, m in by_phone.items()
                   if self._shared(m, 2 if p.startswith("+1") and p[2:5] in TOLL_FREE else None)]
         self.stats["shared_phones"] = len(shared)
-        by_phone = _groups(self.phone)
         for p in shared:
             for i in by_phone[p]:
                 self.phone[i] = ""
@@ -114,7 +118,7 @@ class PlaceIndex:
         for keys in ([f"{c}|{n}" if c and n else "" for c, n in zip(self.city, self.core)],
                      [f"{z}|{n}" if z and n else "" for z, n in zip(self.zip, self.core)]):
             for members in _groups(keys).values():
-                if _two_addresses({(self.num[i], self.street[i]) for i in members if self.street[i]}):
+                if len(members) > 1 and _two_addresses({(self.num[i], self.street[i]) for i in members if self.street[i]}):
                     chain[members] = True
         self.stats["chain_records"] = int(chain.sum())
         return chain
@@ -146,31 +150,40 @@ class PlaceIndex:
 
     def candidate_pairs(self, split: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(i, j) with i < j sharing a key in a block of at most max_block. With `split`, only
-        pairs of a record below it and one at or above it (records against candidates)."""
-        groups: dict[str, list[int]] = defaultdict(list)
+        pairs of a record below it and one at or above it (records against candidates).
+        Keys are grouped by their hash in arrays, not in a dict of strings: a tenth of the memory,
+        and two keys of one hash (never seen) would only add a pair to score."""
+        hashes, members, word = array("q"), array("q"), array("b")
         for i, rare in enumerate(self.rare_words()):
             for key in self.block_keys(i, rare):
-                groups[key].append(i)
-        codes: list[np.ndarray] = []
+                hashes.append(hash(key))
+                members.append(i)
+                word.append(key[0] == "n")
+        h, m, w = (np.frombuffer(a, dtype=t) for a, t in ((hashes, np.int64), (members, np.int64), (word, np.int8)))
+        order = np.lexsort((m, h))
+        h, m, w = h[order], m[order], w[order]
+        starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]]) if len(h) else np.zeros(0, dtype=np.int64)
+        sizes = np.diff(np.r_[starts, len(h)])
+        # a name word is a key only while it is rare: most of its pairs are other places
+        cap = np.where(w[starts] == 1, NAME_BLOCK, self.max_block)
+        self.stats["skipped_blocks"] += int((sizes > cap).sum())
+        take = (sizes >= 2) & (sizes <= cap)
+        return self._pairs(m, starts[take], sizes[take], split)
+
+    def _pairs(self, m: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
+               split: int | None) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
-        for key, members in groups.items():
-            if len(members) < 2:
-                continue
-            # a name word is a key only while it is rare: most of its pairs are other places
-            if len(members) > (NAME_BLOCK if key[0] == "n" else self.max_block):
-                self.stats["skipped_blocks"] += 1
-                continue
-            m = np.array(members, dtype=np.int64)
-            a, b = np.triu_indices(len(m), 1)
-            i, j = m[a], m[b]
-            if split is not None:
-                keep = (i < split) != (j < split)
-                i, j = i[keep], j[keep]
-            lo, hi = np.minimum(i, j), np.maximum(i, j)
-            codes.append(lo * n + hi)
+        codes: list[int] = []
+        for s, size in zip(starts.tolist(), sizes.tolist()):
+            block = m[s:s + size].tolist()  # ascending: each pair comes out as i < j
+            if split is None:
+                codes.extend(a * n + b for a, b in combinations(block, 2) if a != b)
+            else:
+                right = [b for b in block if b >= split]
+                codes.extend(a * n + b for a in block if a < split for b in right)
         if not codes:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        pairs = np.unique(np.concatenate(codes))
+        pairs = np.unique(np.fromiter(codes, dtype=np.int64, count=len(codes)))
         return pairs // n, pairs % n
 
 
@@ -181,9 +194,17 @@ def _two_addresses(places: set[tuple[str, str]]) -> bool:
     return any(s1 != s2 or not one_typo(n1, n2) for k, (n1, s1) in enumerate(places) for n2, s2 in places[k + 1:])
 
 
-def _forms(names: list[str]) -> tuple[list[str], list[str], list[str]]:
-    return names, [short_form(n) for n in names], [
-        "".join(t for t in n.split() if t not in NAME_STOP) or n.replace(" ", "") for n in names]
+def _forms(names: list[str], like: list[str] | None = None,
+           known: tuple[list[str], list[str], list[str]] | None = None) -> tuple[list[str], list[str], list[str]]:
+    """The names, cut short, and bare; where a name equals `like`'s, `known`'s forms are taken."""
+    if like is None or known is None:
+        return names, [short_form(n) for n in names], [_bare(n) for n in names]
+    return (names, [ks if n == ln else short_form(n) for n, ln, ks in zip(names, like, known[1])],
+            [kb if n == ln else _bare(n) for n, ln, kb in zip(names, like, known[2])])
+
+
+def _bare(name: str) -> str:
+    return "".join(t for t in name.split() if t not in NAME_STOP) or name.replace(" ", "")
 
 
 def geo_keys(lat: float, lng: float) -> list[str]:

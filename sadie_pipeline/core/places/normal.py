@@ -69,10 +69,17 @@ def zip_key(postal: str | None) -> str:
     return (postal or "").replace(" ", "").replace("-", "")[:5].upper()
 
 
-@lru_cache(maxsize=262144)
 def name_core(name: str | None, city: str = "") -> str:
     """The name's distinctive form: no bracketed or dashed city suffix, no leading or trailing
     "The", "&" as "and", abbreviations spelled out, the record's own city name dropped."""
+    if city and name and (" - " in name or ", " in name):
+        return _name_core(name, city)
+    full = _name_core(name, "")  # shared by the records of every town
+    return " ".join(_without_town(full.split(), city)) if city and full else full
+
+
+@lru_cache(maxsize=262144)
+def _name_core(name: str | None, city: str) -> str:
     raw = _TRAILING_THE.sub("", _PARENS.sub(" ", name or ""))
     for sep in (" - ", ", "):  # "Spago - Beverly Hills", "Honest Mill Records, Chicago"
         head, _, tail = raw.rpartition(sep)

@@ -146,13 +146,14 @@ def _similarities(forms: tuple[list[str], list[str], list[str]], i: np.ndarray, 
 
 
 def _address_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    na, nb = _take(ix.num, i), _take(ix.num, j)
-    num = np.where((na == "") | (nb == ""), 0, np.where(na == nb, 3, 1))
-    differ = np.flatnonzero(num == 1)
-    num[differ] = [2 if one_typo(na[k], nb[k]) else 1 for k in differ]
     sa, sb = _take(ix.street, i), _take(ix.street, j)
     ratio = cpdist(list(sa), list(sb), scorer=fuzz.ratio, workers=-1)
     street = np.where((sa == "") | (sb == ""), 0, np.where(sa == sb, 3, np.where(ratio >= 85, 2, 1)))
+    na, nb = _take(ix.num, i), _take(ix.num, j)
+    num = np.where((na == "") | (nb == ""), 0, np.where(na == nb, 3, 1))
+    # a typo only matters on one street (elsewhere the location conflicts anyway)
+    differ = np.flatnonzero((num == 1) & (street >= 2))
+    num[differ] = [2 if one_typo(na[k], nb[k]) else 1 for k in differ]
     return num, street
 
 

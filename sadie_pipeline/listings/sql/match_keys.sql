@@ -31,12 +31,14 @@ SELECT * FROM unnest(%(ids)s::int[], %(fingerprints)s::text[])
 
 -- name: candidates
 -- The listings (with an id above %(after)s, not merged) sharing a key with the records, through
--- keys that at most %(max_block)s listings share (a larger block says nothing: a chain's name).
+-- keys that at most %(max_block)s listings share, %(name_block)s for a name word (a larger block
+-- says nothing: a chain's name; core.places.index caps its blocks alike).
 WITH hits AS (
     SELECT key, listing_id FROM pipeline.listing_match_keys
      WHERE key = ANY(%(keys)s) AND listing_id > %(after)s
 ), small AS (
-    SELECT key FROM hits GROUP BY key HAVING count(*) <= %(max_block)s
+    SELECT key FROM hits GROUP BY key
+    HAVING count(*) <= CASE WHEN key LIKE 'n:%%' THEN %(name_block)s ELSE %(max_block)s END
 ), contacts AS (
     SELECT li.listing_id, min(ci.international_phone) AS phone, min(ci.website_url) AS website
       FROM public.listing_info li JOIN public.contact_info ci ON ci.id = li.contact_info_id
