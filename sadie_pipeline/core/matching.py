@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sadie_pipeline.core.places import Place, PlaceIndex, Scored, Veto, paused_gc, score, score_pairs
+from sadie_pipeline.core.places.index import nearby_cells, stored_cell
 
 
 class MatchRecord(NamedTuple):  # a tuple: built from query rows by the hundred thousand, cheaply
@@ -44,8 +45,8 @@ def _place(r: MatchRecord) -> Place:
     return Place(r.name, r.address1, r.city, r.state, r.zip, r.phone, r.website, lat, lng)
 
 
-def _index(records: Iterable[MatchRecord]) -> PlaceIndex:
-    return PlaceIndex([_place(r) for r in records])
+def _index(records: Iterable[MatchRecord], keys_only: bool = False) -> PlaceIndex:
+    return PlaceIndex([_place(r) for r in records], keys_only=keys_only)
 
 
 # The DMO config's default auto-match threshold: a vetoed pair stays below it.
@@ -133,14 +134,14 @@ def classify(score: float, auto_match: float, review: float) -> str:
 
 def stored_keys(records: Sequence[MatchRecord]) -> list[tuple[int, str]]:
     """(record id, key) under which listings are found again: every name word, not only the rarest
-    (which are rarest changes as listings arrive)."""
+    (which are rarest changes as listings arrive), and one map cell (a lookup asks its neighbours)."""
     with paused_gc():
-        ix = _index(records)
-        return [(r.id, key) for i, r in enumerate(records) for key in ix.block_keys(i, ix.name_words(i))]
+        ix = _index(records, keys_only=True)
+        return [(r.id, key) for i, r in enumerate(records) for key in ix.block_keys(i, ix.name_words(i), stored_cell)]
 
 
 def lookup_keys(records: Sequence[MatchRecord]) -> list[str]:
     """The keys to look candidates up by for these records (their rarest name words only)."""
     with paused_gc():
-        ix = _index(records)
-        return sorted({key for i, rare in enumerate(ix.rare_words()) for key in ix.block_keys(i, rare)})
+        ix = _index(records, keys_only=True)
+        return sorted({key for i, rare in enumerate(ix.rare_words()) for key in ix.block_keys(i, rare, nearby_cells)})

@@ -148,3 +148,11 @@ def test_a_city_label_alone_never_blocks_candidates():
     assert set(lookup_keys([a])) & {k for _, k in stored_keys([b])}
     [m] = match_against([a], [b], 0.5, auto_match=0.8)
     assert m.certainty >= 0.8
+
+
+def test_a_stored_listing_is_found_by_its_map_cell_from_a_neighbouring_cell():
+    # 0.003 degrees a cell: the two points lie about 100 m apart on either side of a cell border
+    listing = rec(2, "Quayside Cafe", None, None, lat=46.2329, lng=-63.1299)
+    probe = rec(1, "Cafe on the Quay", None, None, lat=46.2331, lng=-63.1299)
+    stored = {k for _, k in stored_keys([listing]) if k.startswith("g:")}
+    assert len(stored) == 1 and stored & set(lookup_keys([probe]))

@@ -53,7 +53,9 @@ class PlaceIndex:
     """Keys of every place, computed once. ``shared_min_locations``: a phone or website seen at so
     many distinct locations (or cities) is a brand's or a central line and identifies nothing."""
 
-    def __init__(self, places: Sequence[Place], *, max_block: int = 64, shared_min_locations: int = 3):
+    def __init__(self, places: Sequence[Place], *, max_block: int = 64, shared_min_locations: int = 3,
+                 keys_only: bool = False):
+        """keys_only: what block_keys needs, without the comparison forms (a lookup or a keying)."""
         self.n = len(places)
         self.max_block = max_block
         self.shared_min = shared_min_locations
@@ -63,9 +65,10 @@ class PlaceIndex:
         self.core = [name_core(p.name, c) for p, c in zip(places, self.city)]
         self.full = [name_core(p.name) for p in places]  # the town's name kept
         # each name also cut short ("arts deli") and bare (no generic words, no spaces)
-        full_forms = _forms(self.full)
-        # most names do not hold their town's name: their core's forms are the full name's
-        self.forms = {"full": full_forms, "core": _forms(self.core, self.full, full_forms)}
+        if not keys_only:
+            full_forms = _forms(self.full)
+            # most names do not hold their town's name: their core's forms are the full name's
+            self.forms = {"full": full_forms, "core": _forms(self.core, self.full, full_forms)}
         parts = [address_parts(p.address) for p in places]
         self.num = [a for a, _ in parts]
         self.street = [b for _, b in parts]
@@ -75,7 +78,7 @@ class PlaceIndex:
         self.stats: Counter[str] = Counter()
         self.web = self._identifying_websites([website_parts(p.website) for p in places])
         self._blank_shared_phones()
-        self.chain = self._chains()
+        self.chain = self._chains() if not keys_only else np.zeros(self.n, dtype=bool)
 
     # -- what identifies nothing ------------------------------------------------------------------
 
@@ -125,8 +128,9 @@ class PlaceIndex:
 
     # -- blocking ---------------------------------------------------------------------------------
 
-    def block_keys(self, i: int, rare: Sequence[str] = ()) -> list[str]:
-        """The keys record i is looked up by; `rare` are its rarest name words."""
+    def block_keys(self, i: int, rare: Sequence[str] = (), cells=None) -> list[str]:
+        """The keys record i is looked up by; `rare` are its rarest name words; `cells` its map
+        cells (default geo_keys: four shifted grids)."""
         keys = []
         if self.phone[i]:
             keys.append("p:" + self.phone[i])
@@ -137,7 +141,7 @@ class PlaceIndex:
         if self.city[i] and self.core[i]:
             keys.append(f"c:{self.city[i]}|{self.core[i]}")
         keys.extend(f"n:{w}|{self.state[i]}" for w in rare)
-        keys.extend(geo_keys(self.lat[i], self.lng[i]))
+        keys.extend((cells or geo_keys)(self.lat[i], self.lng[i]))
         return keys
 
     def name_words(self, i: int) -> list[str]:
@@ -213,6 +217,22 @@ def geo_keys(lat: float, lng: float) -> list[str]:
     y, x = lat / _CELL, lng / _CELL
     return [f"g:{a}:{math.floor(y + dy)},{math.floor(x + dx)}"
             for a, (dy, dx) in enumerate(((0, 0), (0.5, 0), (0, 0.5), (0.5, 0.5)))]
+
+
+def stored_cell(lat: float, lng: float) -> list[str]:
+    """The one cell a stored listing is keyed by (grid 0 of geo_keys)."""
+    if math.isnan(lat) or math.isnan(lng):
+        return []
+    return [f"g:0:{math.floor(lat / _CELL)},{math.floor(lng / _CELL)}"]
+
+
+def nearby_cells(lat: float, lng: float) -> list[str]:
+    """The cell of a point and its eight neighbours in grid 0: a stored listing within a cell of
+    it is found by one key, where four shifted grids would store four per listing."""
+    if math.isnan(lat) or math.isnan(lng):
+        return []
+    y, x = math.floor(lat / _CELL), math.floor(lng / _CELL)
+    return [f"g:0:{y + dy},{x + dx}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
 
 
 def _coord(lat: float | None, lng: float | None) -> tuple[float, float]:
