@@ -78,9 +78,10 @@ def _certainties(scored: Scored, auto_match: float) -> np.ndarray:
 def _best(scored: Scored, auto_match: float, min_certainty: float, side: np.ndarray, other: np.ndarray,
           other_key: np.ndarray) -> dict[int, tuple[float, int, int]]:
     """For each record on `side`, its best pair (highest certainty, then lowest `other_key`)
-    scoring at least min_certainty: record -> (certainty, other record, pair)."""
+    scoring at least min_certainty (and above 0: a no-match veto is never a match, even at a
+    threshold of 0): record -> (certainty, other record, pair)."""
     cert = _certainties(scored, auto_match)
-    keep = np.flatnonzero(cert >= min_certainty)
+    keep = np.flatnonzero((cert >= min_certainty) & (cert > 0))
     order = keep[np.lexsort((other_key[keep], -cert[keep], side[keep]))]
     best: dict[int, tuple[float, int, int]] = {}
     for k in order:
