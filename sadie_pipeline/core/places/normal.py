@@ -41,7 +41,6 @@ _GENERIC_SEGMENTS = frozenset({
 })
 
 
-@lru_cache(maxsize=262144)
 def fold(value: str | None) -> str:
     """match_key with accents folded: "Québec" and "Quebec" are one key."""
     if not value:
@@ -51,7 +50,9 @@ def fold(value: str | None) -> str:
     return match_key(value.replace("&", " and ").replace("'", "").replace("-", " "))
 
 
-@lru_cache(maxsize=262144)
+# Caches only where values repeat (towns, states): a cache of every name or address would hold
+# hundreds of thousands of entries that are never asked for again.
+@lru_cache(maxsize=16384)
 def city_key(city: str | None) -> str:
     key = " ".join(_CITY_ABBREVIATIONS.get(t, t) for t in fold(city).split())
     return CITY_ALIASES.get(key, key)
@@ -75,10 +76,14 @@ def name_core(name: str | None, city: str = "") -> str:
     if city and name and (" - " in name or ", " in name):
         return _name_core(name, city)
     full = _name_core(name, "")  # shared by the records of every town
-    return " ".join(_without_town(full.split(), city)) if city and full else full
+    if not city or not full:
+        return full
+    words = full.split()
+    core = _without_town(words, city)
+    return full if core is words else " ".join(core)  # the same string when nothing was dropped
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=1024)  # a record asks for its name twice: with its town and without
 def _name_core(name: str | None, city: str) -> str:
     raw = _TRAILING_THE.sub("", _PARENS.sub(" ", name or ""))
     for sep in (" - ", ", "):  # "Spago - Beverly Hills", "Honest Mill Records, Chicago"
@@ -131,7 +136,6 @@ def short_form(core: str) -> str:
     return " ".join(t[:4] for t in core.split())
 
 
-@lru_cache(maxsize=262144)
 def address_parts(address: str | None) -> tuple[str, str]:
     """(house number, street core) of the address's street line; "" when absent. The line is the
     first comma part that starts with a number (a building's name may come first); the core drops
@@ -193,7 +197,6 @@ def one_typo(a: str, b: str) -> bool:
     return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
-@lru_cache(maxsize=262144)
 def phone_key(phone: str | None, region: str = "US") -> str:
     if not phone or not phone.strip():
         return ""
@@ -203,7 +206,7 @@ def phone_key(phone: str | None, region: str = "US") -> str:
         return ""
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=4096)  # a brand's pages repeat
 def website_parts(url: str | None) -> tuple[str, str] | None:
     """(registrable domain, property key) of a website, or None when it is not a URL.
 
