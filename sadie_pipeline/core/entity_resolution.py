@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sadie_pipeline.core.places import Place, PlaceIndex, Scored, paused_gc, score, score_pairs
+from sadie_pipeline.core.places.index import MAX_BLOCK, groups
 from sadie_pipeline.core.places.normal import one_typo, website_parts
 from sadie_pipeline.core.places.score import FIELDS, LEVELS
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS
@@ -189,7 +190,7 @@ def resolve(
     merge_threshold: float = 0.8,
     review_threshold: float = 0.5,
     *,
-    max_block: int = 64,
+    max_block: int = MAX_BLOCK,
     shared_min_locations: int = 3,
     max_distance_km: float = 5.0,
     must_link: Iterable[tuple[int, int]] = (),
@@ -233,7 +234,7 @@ class _Resolver:
             self._union(i, j, 1.0, -1, force=True, decided=True)
         # Same place id / same source id: definitive, chained without pairwise comparison.
         for keys in (self.place, self.idkey):
-            for members in _groups(keys):
+            for members in groups(keys).values():
                 for other in members[1:]:
                     self._union(members[0], other, 1.0, -1, force=True)
         sc = self.scored
@@ -299,14 +300,6 @@ def _ids(records: Sequence[SourceRecord], members: list[int]) -> dict[str, list[
             if rec.external_id not in lst:
                 lst.append(rec.external_id)
     return ids
-
-
-def _groups(keys: list[str]) -> Iterable[list[int]]:
-    groups: dict[str, list[int]] = defaultdict(list)
-    for i, k in enumerate(keys):
-        if k:
-            groups[k].append(i)
-    return (m for m in groups.values() if len(m) > 1)
 
 
 def score_pair(a: SourceRecord, b: SourceRecord, *, max_distance_km: float = 5.0) -> PairScore:

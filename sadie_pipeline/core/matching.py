@@ -56,17 +56,13 @@ AUTO_MATCH = 0.8
 def certainty(a: MatchRecord, b: MatchRecord, auto_match: float = AUTO_MATCH) -> float:
     """The certainty of two records on their own (the engine's prior weights: no data to learn from)."""
     scored = score_pairs(_index([a, b]), np.array([0]), np.array([1]), learn=False)
-    return _capped(scored, 0, auto_match)
+    return float(_certainties(scored, auto_match)[0])
 
 
 # Vetoes that say "two places" (another state, too far apart, unrelated names on one phone or
 # address): no match and nothing to review. The others (a house number one keystroke apart,
 # another city label) leave the pair to a person.
 _NO_MATCH = frozenset({Veto.STATE, Veto.DISTANCE, Veto.NAME})
-
-
-def _capped(scored: Scored, k: int, auto_match: float) -> float:
-    return float(_certainties(scored, auto_match)[k])
 
 
 def _certainties(scored: Scored, auto_match: float) -> np.ndarray:
@@ -90,9 +86,8 @@ def _best(scored: Scored, auto_match: float, min_certainty: float, side: np.ndar
 
 
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
-                  auto_match: float = AUTO_MATCH, workers: int = 1) -> list[Match]:
-    """Best candidate (then the lowest id) for each record scoring at least min_certainty.
-    `workers` is kept for callers; the engine's string comparisons use every core."""
+                  auto_match: float = AUTO_MATCH) -> list[Match]:
+    """Best candidate (then the lowest id) for each record scoring at least min_certainty."""
     candidates = list(candidates)
     if not records or not candidates:
         return []
@@ -105,8 +100,7 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
     return [Match(records[i].id, c, p, scored.explain(k)) for i, (p, c, k) in sorted(best.items())]
 
 
-def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_match: float = AUTO_MATCH,
-                 workers: int = 1) -> list[Match]:
+def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_match: float = AUTO_MATCH) -> list[Match]:
     """Near duplicates inside one batch: each record against the records before it (its best
     one), so the first of a group stays primary and the later ones point at it."""
     if len(records) < 2:

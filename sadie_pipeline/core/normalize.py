@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from urllib.parse import urlsplit, urlunsplit
 
 import phonenumbers
@@ -192,3 +192,27 @@ def split_list(value: str | None) -> list[str]:
     if not value:
         return []
     return [item for item in map(clean_whitespace, _LIST_SEPARATOR.split(value)) if item]
+
+
+@cache
+def suffix_extractor():
+    """tldextract's extractor over the suffix list bundled with it: never a download. Imported on
+    first use, not whenever normalize is."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+@lru_cache(maxsize=65_536)
+def registrable_domain(host: str | None) -> str | None:
+    """`hotel.qc.ca` for `www.hotel.qc.ca` (the public suffix list); an IP or a name under no
+    public suffix (`x.test`, `localhost`) gives its last two labels, so that sites still compare."""
+    if not host:
+        return None
+    host = host.strip().lower().rstrip(".")
+    parts = suffix_extractor()(host)
+    if parts.suffix and parts.domain:
+        return f"{parts.domain}.{parts.suffix}"
+    if host.replace(".", "").isdigit():
+        return host
+    return ".".join(host.split(".")[-2:])

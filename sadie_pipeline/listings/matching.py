@@ -4,19 +4,15 @@ other DMOs' promotions created since the stage began."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.matching import MatchRecord, lookup_keys, match_against
-from sadie_pipeline.core.places.index import NAME_BLOCK
+from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
 from sadie_pipeline.listings import match_keys
 from sadie_pipeline.listings.queries import run, sql
-
-WORKERS = min(2, os.cpu_count() or 1)
-MAX_BLOCK = 64
 
 
 def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: int = 0) -> list[MatchRecord]:
@@ -37,8 +33,8 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
         return
     stage = config["stage"]
     candidates = fuzzy_candidates(conn, rows, after)
-    matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                            workers=WORKERS) if candidates else []
+    matches = match_against(rows, candidates, stage["review_threshold"],
+                            stage["auto_match_threshold"]) if candidates else []
     # Two records of the DMO on one listing: the best keeps it, the others wait for a person.
     best = {}
     for m in sorted(matches, key=lambda m: (-m.certainty, m.record_id)):

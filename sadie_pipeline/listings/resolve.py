@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
-from sadie_pipeline.listings.matching import WORKERS, fuzzy_candidates
+from sadie_pipeline.listings.matching import fuzzy_candidates
 from sadie_pipeline.listings.queries import run
 from sadie_pipeline.listings.repository import Dmo
 from sadie_pipeline.listings.trusted import rows_of_job
@@ -36,9 +36,9 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     auto = params["auto_match"]
     has_listings = conn.execute("SELECT EXISTS (SELECT FROM public.listings)").fetchone()[0]
     candidates = fuzzy_candidates(conn, rows) if has_listings else []
-    to_public = match_against(rows, candidates, review_threshold, auto, workers=WORKERS) if candidates else []
+    to_public = match_against(rows, candidates, review_threshold, auto) if candidates else []
     matched = {m.record_id for m in to_public}
-    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, auto, workers=WORKERS)
+    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, auto)
     run(conn, "resolve", "fuzzy_table")
     with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty, explanation) FROM STDIN") as copy:
         for m in to_public:

@@ -3,39 +3,17 @@ catalogue's hosts that are never a hotel's own booking engine (OTAs, social site
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
-
-import tldextract
-
 from sadie_pipeline.core.booking.catalogue import non_engine_hosts
+from sadie_pipeline.core.normalize import registrable_domain, suffix_extractor
 
-
-@cache
-def _extractor() -> tldextract.TLDExtract:
-    # suffix_list_urls=() and no cache dir: the snapshot bundled with tldextract, never a download
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-
-@lru_cache(maxsize=65_536)
-def registrable_domain(host: str | None) -> str | None:
-    """`hotel.qc.ca` for `www.hotel.qc.ca`; an IP or a name under no public suffix (`x.test`,
-    `localhost`) gives its last two labels, so that sites still compare."""
-    if not host:
-        return None
-    host = host.strip().lower().rstrip(".")
-    parts = _extractor()(host)
-    if parts.suffix and parts.domain:
-        return f"{parts.domain}.{parts.suffix}"
-    if host.replace(".", "").isdigit():
-        return host
-    return ".".join(host.split(".")[-2:])
+__all__ = ["brand_label", "is_non_engine_host", "registrable_domain"]
 
 
 def brand_label(host: str | None) -> str | None:
     """`expedia` for `www.expedia.co.uk` (the label left of the public suffix)."""
     if not host:
         return None
-    parts = _extractor()(host.strip().lower().rstrip("."))
+    parts = suffix_extractor()(host.strip().lower().rstrip("."))
     return parts.domain or None
 
 

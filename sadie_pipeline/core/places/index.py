@@ -32,6 +32,8 @@ MAX_RECORDS_PER_PLACE = 8
 # Grid cell of about 300 m, and the same grid shifted by half a cell: two places less than half a
 # cell apart share a cell in one of the four combinations.
 _CELL = 0.003
+#: Largest block a key may give: past it the key is a brand's or a chain's and identifies nothing.
+MAX_BLOCK = 64
 # Largest block of one name word: past it the word is common (measured on the hotel benchmark, a
 # cap of 64 compared 1.5 million pairs to find 181 duplicates no other key found; 16: 0.4 million, 110).
 NAME_BLOCK = 16
@@ -53,7 +55,7 @@ class PlaceIndex:
     """Keys of every place, computed once. ``shared_min_locations``: a phone or website seen at so
     many distinct locations (or cities) is a brand's or a central line and identifies nothing."""
 
-    def __init__(self, places: Sequence[Place], *, max_block: int = 64, shared_min_locations: int = 3,
+    def __init__(self, places: Sequence[Place], *, max_block: int = MAX_BLOCK, shared_min_locations: int = 3,
                  keys_only: bool = False):
         """keys_only: what block_keys needs, without the comparison forms (a lookup or a keying)."""
         self.n = len(places)
@@ -96,17 +98,17 @@ class PlaceIndex:
         """The domain, or for a brand's domain (built in, or seen at many locations) the
         property URL, when that itself is not shared."""
         domains = [s[0] if s else "" for s in sites]
-        by_domain = _groups(domains)
+        by_domain = groups(domains)
         shared = {d for d, m in by_domain.items() if d in BRAND_DOMAINS or self._shared(m)}
         props = [s[1] if s and s[0] in shared else "" for s in sites]
-        shared_props = {p for p, m in _groups(props).items() if self._shared(m)}
+        shared_props = {p for p, m in groups(props).items() if self._shared(m)}
         self.stats["shared_domains"] = len(shared)
         self.stats["shared_property_urls"] = len(shared_props)
         return [props[i] if d in shared and props[i] not in shared_props else ("" if d in shared else d)
                 for i, d in enumerate(domains)]
 
     def _blank_shared_phones(self) -> None:
-        by_phone = _groups(self.phone)
+        by_phone = groups(self.phone)
         shared = [p for p, m in by_phone.items()
                   if self._shared(m, 2 if p.startswith("+1") and p[2:5] in TOLL_FREE else None)]
         self.stats["shared_phones"] = len(shared)
@@ -120,7 +122,7 @@ class PlaceIndex:
         chain = np.zeros(self.n, dtype=bool)
         for keys in ([f"{c}|{n}" if c and n else "" for c, n in zip(self.city, self.core)],
                      [f"{z}|{n}" if z and n else "" for z, n in zip(self.zip, self.core)]):
-            for members in _groups(keys).values():
+            for members in groups(keys).values():
                 if len(members) > 1 and _two_addresses({(self.num[i], self.street[i]) for i in members if self.street[i]}):
                     chain[members] = True
         self.stats["chain_records"] = int(chain.sum())
@@ -241,7 +243,8 @@ def _coord(lat: float | None, lng: float | None) -> tuple[float, float]:
     return float(lat), float(lng)
 
 
-def _groups(keys: Iterable[str]) -> dict[str, list[int]]:
+def groups(keys: Iterable[str]) -> dict[str, list[int]]:
+    """Positions of each non-empty key."""
     groups: dict[str, list[int]] = defaultdict(list)
     for i, k in enumerate(keys):
         if k:

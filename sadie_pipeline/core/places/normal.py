@@ -8,10 +8,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-import tldextract
 from rapidfuzz import fuzz
 
-from sadie_pipeline.core.normalize import PhoneError, match_key, phone_to_e164
+from sadie_pipeline.core.normalize import PhoneError, match_key, phone_to_e164, registrable_domain
 from sadie_pipeline.core.places.tables import (
     CITY_ALIASES,
     DIRECTIONS,
@@ -25,8 +24,6 @@ from sadie_pipeline.core.places.tables import (
     UNIT_WORDS,
 )
 
-# The suffix list bundled with tldextract: never fetched at run time (no network in a resolver).
-_TLD = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 _CITY_ABBREVIATIONS = {"st": "saint", "ste": "sainte", "ft": "fort", "mt": "mount", "pt": "port"}
 _HOUSE = re.compile(r"^(\d+[a-z]?|\d+-\d+)$")
 _TYPO_HOUSE = re.compile(r"^\d[0-9a-z]*\d$|^\d$")  # "9b4": a digit misread as a letter
@@ -223,12 +220,8 @@ def website_parts(url: str | None) -> tuple[str, str] | None:
     host = host.rsplit("@", 1)[-1].split(":", 1)[0].strip(".")
     if "." not in host or " " in host:
         return None
-    parts = _TLD(host)
-    if parts.suffix and parts.domain:
-        domain, sub = f"{parts.domain}.{parts.suffix}", parts.subdomain
-    else:  # a suffix the list does not know (".test", ".internal"): the last two labels
-        labels = host.split(".")
-        domain, sub = ".".join(labels[-2:]), ".".join(labels[:-2])
+    domain = registrable_domain(host)
+    sub = host[:-len(domain)].rstrip(".")
     for prefix in ("www", "www2", "www3", "m"):
         if sub == prefix or sub.startswith(prefix + "."):
             sub = sub[len(prefix) + 1:]

@@ -3,23 +3,12 @@ street types, brand domains. Data only."""
 
 from __future__ import annotations
 
-STATES = {
-    "alabama": "AL", "alaska": "AK", "arizona": "AZ", "arkansas": "AR", "california": "CA", "colorado": "CO",
-    "connecticut": "CT", "delaware": "DE", "district of columbia": "DC", "florida": "FL", "georgia": "GA",
-    "hawaii": "HI", "idaho": "ID", "illinois": "IL", "indiana": "IN", "iowa": "IA", "kansas": "KS",
-    "kentucky": "KY", "louisiana": "LA", "maine": "ME", "maryland": "MD", "massachusetts": "MA",
-    "michigan": "MI", "minnesota": "MN", "mississippi": "MS", "missouri": "MO", "montana": "MT",
-    "nebraska": "NE", "nevada": "NV", "new hampshire": "NH", "new jersey": "NJ", "new mexico": "NM",
-    "new york": "NY", "north carolina": "NC", "north dakota": "ND", "ohio": "OH", "oklahoma": "OK",
-    "oregon": "OR", "pennsylvania": "PA", "rhode island": "RI", "south carolina": "SC",
-    "south dakota": "SD", "tennessee": "TN", "texas": "TX", "utah": "UT", "vermont": "VT",
-    "virginia": "VA", "washington": "WA", "west virginia": "WV", "wisconsin": "WI", "wyoming": "WY",
-    "puerto rico": "PR", "alberta": "AB", "british columbia": "BC", "manitoba": "MB",
-    "new brunswick": "NB", "nouveau brunswick": "NB", "newfoundland and labrador": "NL",
-    "newfoundland": "NL", "nova scotia": "NS", "nouvelle ecosse": "NS", "ontario": "ON",
-    "prince edward island": "PE", "ile du prince edouard": "PE", "quebec": "QC", "saskatchewan": "SK",
-    "northwest territories": "NT", "nunavut": "NU", "yukon": "YT",
-    # abbreviations in use besides the postal codes
+from sadie_pipeline.regions import REGION_NAMES, subdivision
+
+# State and province names (regions.REGION_NAMES) plus the other spellings in use.
+STATES = {name.lower(): subdivision(region) for region, name in REGION_NAMES.items()} | {
+    "puerto rico": "PR", "nouveau brunswick": "NB", "newfoundland": "NL", "nouvelle ecosse": "NS",
+    "ile du prince edouard": "PE",
     "calif": "CA", "cal": "CA", "fla": "FL", "mass": "MA", "penn": "PA", "tenn": "TN", "tex": "TX",
     "wash": "WA", "ont": "ON", "que": "QC", "pq": "QC", "alta": "AB", "sask": "SK", "man": "MB",
     "nfld": "NL", "washington dc": "DC", "dc": "DC",
