@@ -15,7 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from sadie_pipeline.core.places import Place, PlaceIndex, Scored, Veto, paused_gc, score, score_pairs
-from sadie_pipeline.core.places.index import nearby_cells, stored_cell
+from sadie_pipeline.core.places.form import PlaceForm, place_form
+from sadie_pipeline.core.places.index import nearby_cells, stored_keys
 
 
 class MatchRecord(NamedTuple):  # a tuple: built from query rows by the hundred thousand, cheaply
@@ -29,6 +30,12 @@ class MatchRecord(NamedTuple):  # a tuple: built from query rows by the hundred 
     website: str | None = None
     lat: float | None = None
     lng: float | None = None
+    form: PlaceForm | None = None  # its stored form (place_columns), when it has one
+
+    @classmethod
+    def stored(cls, row: Sequence) -> MatchRecord:
+        """A record from a query row in this order, its stored form last (a JSON array)."""
+        return cls(*row[:10], PlaceForm.stored(row[10]))
 
 
 @dataclass(frozen=True)
@@ -45,8 +52,17 @@ def _place(r: MatchRecord) -> Place:
     return Place(r.name, r.address1, r.city, r.state, r.zip, r.phone, r.website, lat, lng)
 
 
-def _index(records: Iterable[MatchRecord], keys_only: bool = False) -> PlaceIndex:
-    return PlaceIndex([_place(r) for r in records], keys_only=keys_only)
+def _index(records: Sequence[MatchRecord], keys_only: bool = False) -> PlaceIndex:
+    return PlaceIndex([_place(r) for r in records], forms=[PlaceForm.stored(r.form) for r in records],
+                      keys_only=keys_only)
+
+
+def place_columns(r: MatchRecord) -> tuple[list[str], list[str]]:
+    """What a record stores to be matched without normalising it again: its form, and the keys
+    its listing is found by."""
+    place = _place(r)
+    form = place_form(place)
+    return list(form), stored_keys(form, place.lat, place.lng)
 
 
 # The DMO config's default auto-match threshold: a vetoed pair stays below it.
@@ -127,12 +143,10 @@ def classify(score: float, auto_match: float, review: float) -> str:
     return "new"
 
 
-def stored_keys(records: Sequence[MatchRecord]) -> list[tuple[int, str]]:
-    """(record id, key) under which listings are found again: every name word, not only the rarest
-    (which are rarest changes as listings arrive), and one map cell (a lookup asks its neighbours)."""
+def listing_keys(records: Sequence[MatchRecord]) -> list[tuple[int, str]]:
+    """(record id, key) under which these listings are found again (index.stored_keys)."""
     with paused_gc():
-        ix = _index(records, keys_only=True)
-        return [(r.id, key) for i, r in enumerate(records) for key in ix.block_keys(i, ix.name_words(i), stored_cell)]
+        return [(r.id, key) for r in records for key in place_columns(r)[1]]
 
 
 def lookup_keys(records: Sequence[MatchRecord]) -> list[str]:

@@ -1,24 +1,27 @@
-"""The listings' blocking keys (pipeline.listing_match_keys), kept in step with the listings:
-before candidates are looked up, every listing whose fields or whose engine code changed since it
-was keyed is keyed again. The keys are derived data, so they are written on a connection of their
-own in short transactions: a long stage never holds them, and a crash loses nothing that the next
-lookup does not compute again."""
+"""The listings' blocking keys (pipeline.listing_match_keys), kept in step with the listings. A
+promotion keys the listings it creates from their staged rows (promote.sql, key_new_listings);
+before candidates are looked up, every other listing whose fields or whose engine code changed
+since it was keyed is keyed again here. The keys are derived data, so they are written here on a
+connection of their own in short transactions: a long stage never holds them, and a crash loses
+nothing that the next lookup does not compute again."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import psycopg
 
 from sadie_pipeline.core import places
-from sadie_pipeline.core.matching import MatchRecord, stored_keys
+from sadie_pipeline.core.matching import MatchRecord, place_columns
+from sadie_pipeline.core.places import paused_gc
 from sadie_pipeline.listings.locks import LockSpace
 from sadie_pipeline.listings.queries import run, sql
 from sadie_pipeline.listings.versions import source_digest
 
 _PLACES = Path(places.__file__).parent
 # The code the keys come from: a change of it keys every listing again.
-KEY_VERSION = source_digest(*(_PLACES / f"{m}.py" for m in ("normal", "tables", "index")))
+KEY_VERSION = source_digest(*(_PLACES / f"{m}.py" for m in ("normal", "tables", "form", "index")))
 _CHUNK = 20_000
 
 
@@ -34,10 +37,17 @@ def refresh(conn: psycopg.Connection) -> int:
 
 
 def _key(conn: psycopg.Connection, rows: list[tuple]) -> None:
-    ids = [r[0] for r in rows]
-    run(conn, "match_keys", "forget", {"ids": ids})
-    live = [MatchRecord(*r[:10]) for r in rows if not r[11]]  # a merged listing is no candidate
-    with conn.cursor().copy("COPY pipeline.listing_match_keys (listing_id, key) FROM STDIN") as copy:
-        for row in stored_keys(live):
-            copy.write_row(row)
-    run(conn, "match_keys", "keyed", {"ids": ids, "fingerprints": [r[10] for r in rows]})
+    """Each listing's keys and form, from its fields; a merged listing is no candidate: no keys."""
+    run(conn, "match_keys", "forget", {"ids": [r[0] for r in rows]})
+    with paused_gc(), conn.cursor() as cur:
+        columns = [(r[0], r[10], *place_columns(MatchRecord(*r[:10]))) for r in rows if not r[11]]
+        with cur.copy(sql("match_keys", "copy_keys")) as copy:
+            for listing_id, _, _, keys in columns:
+                for key in keys:
+                    copy.write_row((listing_id, key))
+        with cur.copy(sql("match_keys", "copy_keyed")) as copy:
+            for listing_id, fingerprint, form, _ in columns:
+                copy.write_row((listing_id, fingerprint, orjson.dumps(form).decode()))
+            for r in rows:
+                if r[11]:
+                    copy.write_row((r[0], r[10], None))

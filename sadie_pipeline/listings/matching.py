@@ -20,7 +20,7 @@ def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: i
     match_keys.refresh(conn)
     found = conn.execute(sql("match_keys", "candidates"),
                          {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
-    return [MatchRecord(*r) for r in found]
+    return [MatchRecord.stored(r) for r in found]
 
 
 def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any], after: int) -> None:
@@ -28,7 +28,7 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
     listings created since their stage began (those above `after`): by match hash, then fuzzily. What a sequential order
     would have matched at stage is matched now; an unsure match waits for a person."""
     run(conn, "promote", "rematch_by_hash", params)
-    rows = [MatchRecord(*r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
+    rows = [MatchRecord.stored(r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
     if not rows:
         return
     stage = config["stage"]

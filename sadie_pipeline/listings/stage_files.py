@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 import psycopg
 
+from sadie_pipeline.core.matching import MatchRecord, place_columns
 from sadie_pipeline.core.transform import RecordTransformer
 from sadie_pipeline.listings.locks import LockSpace
 from sadie_pipeline.listings.queries import load, sql
@@ -27,7 +28,7 @@ from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, i
 from sadie_pipeline.listings.trusted import rows_of_job
 from sadie_pipeline.resources.objects import PlainStore
 
-_JSON_COLUMNS = {"images", "hours"}
+_JSON_COLUMNS = {"images", "hours", "place_form", "place_keys"}
 _PR_SET_PDEATHSIG = 1
 
 
@@ -128,9 +129,22 @@ def _transform_file(job: JobContext, task: FileTask, transformer: RecordTransfor
             continue
         res.record["rec_num"] = raw.get("rec_num")
         res.record["raw_hash"] = raw.get("raw_hash")
-        staged.append(res.record)
         out.write(dumps_line(res.record))
+        res.record["place_form"], res.record["place_keys"] = _place_columns(res.record)
+        staged.append(res.record)
     return staged, errors
+
+
+def _place_columns(rec: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The record's place form and listing keys, computed here in the file's worker so that
+    matching the job normalises no text in the stage's own process."""
+    return place_columns(MatchRecord(0, rec.get("name"), rec.get("address1"), rec.get("city"), rec.get("zip"),
+                                     rec.get("international_phone"), rec.get("state"), rec.get("website_url"),
+                                     rec.get("lat"), rec.get("lng")))
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def _write_rows(conn: psycopg.Connection, job: JobContext, task: FileTask, staged: list[dict[str, Any]]) -> None:
@@ -143,11 +157,12 @@ def _write_rows(conn: psycopg.Connection, job: JobContext, task: FileTask, stage
             conn.cursor() as cur:
         with cur.copy(sql("stage", "copy_listings")) as copy:
             for sid, rec in zip(ids, staged):
-                copy.write_row([sid if c == "id" else fixed[c] if c in fixed else rec.get(c) for c in LISTING_COLUMNS])
+                copy.write_row([sid if c == "id" else fixed[c] if c in fixed else _json(rec[c]) if c in _JSON_COLUMNS
+                                else rec.get(c) for c in LISTING_COLUMNS])
         written = [cur.rowcount]
         with cur.copy(sql("stage", "copy_listing_info")) as copy:
             for sid, rec in zip(ids, staged):
-                copy.write_row([sid, job.job_id, *[orjson.dumps(rec.get(c)).decode() if c in _JSON_COLUMNS else rec.get(c)
+                copy.write_row([sid, job.job_id, *[_json(rec.get(c)) if c in _JSON_COLUMNS else rec.get(c)
                                                    for c in INFO_COLUMNS[2:]]])
         written.append(cur.rowcount)
         if task.twins:

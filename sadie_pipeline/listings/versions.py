@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 from sadie_pipeline.core import config, fields, hashing, hours, normalize, transform
+from sadie_pipeline.core.places import form, index, normal, tables
 from sadie_pipeline.listings import raw_files, readers, stage_files
 from sadie_pipeline.listings.queries import SQL_DIR
 
@@ -24,6 +25,7 @@ def source_digest(*sources: ModuleType | Path) -> str:
 # The raw lines a file gives: its parsing, the metadata columns, source_id and raw_hash.
 RAW_VERSION = source_digest(readers, raw_files, hashing, normalize)
 # A raw record's staged data: the config's defaults (a job's snapshot holds only the DMO's own
-# keys), mapping, normalisation, validation, hashes, and how it is written to the staged rows.
-TRANSFORM_VERSION = source_digest(config, transform, normalize, hashing, fields, hours, stage_files,
-                                  SQL_DIR / "stage.sql")
+# keys), mapping, normalisation, validation, hashes, the place form and keys (core.places), and
+# how it is written to the staged rows.
+TRANSFORM_VERSION = source_digest(config, transform, normalize, hashing, fields, hours, form, normal, tables, index,
+                                  stage_files, SQL_DIR / "stage.sql")

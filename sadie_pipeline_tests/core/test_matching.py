@@ -3,6 +3,8 @@ vetoes, candidates found whatever the city label, explanations, best-match rules
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sadie_pipeline.core.matching import (
@@ -13,8 +15,10 @@ from sadie_pipeline.core.matching import (
     lookup_keys,
     match_against,
     match_within,
-    stored_keys,
+    listing_keys,
+    place_columns,
 )
+from sadie_pipeline.core.places.form import PlaceForm
 from sadie_pipeline.core.places.normal import address_parts, city_key, name_core, one_typo, state_key
 
 CITY = "Charlottetown"
@@ -72,7 +76,7 @@ def test_article_and_street_abbreviation_are_the_same_place():
 ])
 def test_another_city_label_name_suffix_short_form_or_moved_article_still_match(a, b):
     assert certainty(a, b) >= 0.8
-    assert set(lookup_keys([a])) & {k for _, k in stored_keys([b])}  # found as candidates
+    assert set(lookup_keys([a])) & {k for _, k in listing_keys([b])}  # found as candidates
 
 
 def test_two_house_numbers_on_one_street_never_auto_match():
@@ -145,7 +149,7 @@ def test_a_city_label_alone_never_blocks_candidates():
     city says "New York City" finds a listing in "Brooklyn" with the same phone."""
     a = rec(1, "Peter Luger", "178 Broadway", "New York City", phone="718-387-7400")
     b = rec(2, "Peter Luger Steak House", "178 Broadway", "Williamsburg", phone="(718) 387-7400")
-    assert set(lookup_keys([a])) & {k for _, k in stored_keys([b])}
+    assert set(lookup_keys([a])) & {k for _, k in listing_keys([b])}
     [m] = match_against([a], [b], 0.5, auto_match=0.8)
     assert m.certainty >= 0.8
 
@@ -154,5 +158,29 @@ def test_a_stored_listing_is_found_by_its_map_cell_from_a_neighbouring_cell():
     # 0.003 degrees a cell: the two points lie about 100 m apart on either side of a cell border
     listing = rec(2, "Quayside Cafe", None, None, lat=46.2329, lng=-63.1299)
     probe = rec(1, "Cafe on the Quay", None, None, lat=46.2331, lng=-63.1299)
-    stored = {k for _, k in stored_keys([listing]) if k.startswith("g:")}
+    stored = {k for _, k in listing_keys([listing]) if k.startswith("g:")}
     assert len(stored) == 1 and stored & set(lookup_keys([probe]))
+
+
+def test_stored_forms_match_as_the_text_fields_do():
+    """A record's form stored as JSON (the stage's workers) and read back gives the matches and
+    explanations its text fields give; a form of another shape (an older release) is computed again."""
+    records = [rec(1, "Gahan House (Charlottetown)", "126 Sydney St", phone="+19025550142", lat=46.2329, lng=-63.1299),
+               rec(2, "The Gahan House", "126 Sydney Street", "Charlottetown PE", phone="902 555 0142"),
+               rec(3, "Olde Dublin Pub", "131 Sydney St", phone="+19025550199", website="https://oldedublinpub.com/menu"),
+               rec(4, "Olde Dublin Pub", "131 Sydney Street", website="http://www.oldedublinpub.com")]
+    stored = [r._replace(name=None, address1=None, city=None, phone=None, website=None,
+                         form=PlaceForm.stored(json.loads(json.dumps(place_columns(r)[0])))) for r in records]
+    stored[3] = stored[3]._replace(form=None, name="Olde Dublin Pub", address1="131 Sydney Street",
+                                   website="http://www.oldedublinpub.com")
+    assert PlaceForm.stored(["too", "short"]) is None
+    assert match_within(stored, 0.5) == match_within(records, 0.5)
+    assert [m.explanation for m in match_within(stored, 0.5)] == [m.explanation for m in match_within(records, 0.5)]
+    assert len(match_within(records, 0.5)) == 2
+
+
+def test_listing_keys_hold_the_domain_and_the_property_page_but_no_brand_domain():
+    brand = {k for _, k in listing_keys([rec(2, "Marriott", None, website="https://www.marriott.com/yyzmc")])}
+    keys = {k for _, k in listing_keys([rec(1, "Harbour Inn", None, website="https://www.harbourinn.ca/charlottetown")])}
+    assert {"w:harbourinn.ca", "w:harbourinn.ca/charlottetown"} <= keys
+    assert "w:marriott.com" not in brand and "w:marriott.com/yyzmc" in brand

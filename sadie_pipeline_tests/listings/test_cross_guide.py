@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord
+from sadie_pipeline.listings import match_keys
 from sadie_pipeline.listings.matching import fuzzy_candidates
 from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 from sadie_pipeline_tests.listings.helpers import import_file, register, write_csv
@@ -49,6 +50,23 @@ def test_a_second_guide_finds_the_first_guides_listings(tmp_path, database, loca
         assert (method, target) == ("fuzzy", listing)
         assert certainty >= 0.8 and why["phone"]["level"] == "same" and why["phone"]["weight"] > 0
     assert by_name["Spago Steakhouse"][1] is None and by_name["Spago Steakhouse"][4] == "Spago Steakhouse"  # new
+
+
+def test_the_promotion_keys_the_listings_it_creates_from_their_staged_forms(tmp_path, database,
+                                                                           local_object_store, instance):
+    """The stage's workers store each record's place form and keys; the promotion writes the new
+    listings' keys from them, so the next lookup keys nothing again and finds them."""
+    register(database, instance, "guide-a", CONFIG)
+    import_file(database, local_object_store, instance, "guide-a", write_csv(tmp_path / "a.csv", GUIDE_A))
+    with database.connect() as conn:
+        staged = conn.execute("SELECT count(*) FROM staging.listings WHERE jsonb_array_length(place_form) = 14 "
+                              "AND place_keys ? %s", ("p:+13103850880",)).fetchone()[0]
+        keyed = conn.execute("SELECT count(DISTINCT listing_id) FROM pipeline.listing_match_keys").fetchone()[0]
+        assert (staged, keyed) == (1, 4)
+        assert match_keys.refresh(conn) == 0  # nothing stale: the promotion keyed them
+        probe = [MatchRecord(1, "Arts Delicatessen", "12224 Ventura Blvd.", "Los Angeles", None, "818/762-1221")]
+        [found] = fuzzy_candidates(conn, probe)
+        assert found.name == "Arts Deli" and found.form is not None and found.form.phone == "+18187621221"
 
 
 def test_the_keys_of_an_edited_listing_follow_it(database):

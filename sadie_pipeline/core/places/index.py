@@ -10,28 +10,22 @@ from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import NamedTuple
 
 import numpy as np
 
-from sadie_pipeline.core.places.normal import (
-    address_parts,
-    city_key,
-    name_core,
-    one_typo,
-    phone_key,
-    short_form,
-    state_key,
-    website_parts,
-    zip_key,
-)
-from sadie_pipeline.core.places.tables import BRAND_DOMAINS, NAME_STOP, TOLL_FREE
+from sadie_pipeline.core.places.form import Place, PlaceForm, name_words, place_form
+from sadie_pipeline.core.places.normal import one_typo
+from sadie_pipeline.core.places.tables import BRAND_DOMAINS, TOLL_FREE
 
 #: More distinct records than one place plausibly has across sources.
 MAX_RECORDS_PER_PLACE = 8
 # Grid cell of about 300 m, and the same grid shifted by half a cell: two places less than half a
 # cell apart share a cell in one of the four combinations.
 _CELL = 0.003
+_SHIFTS = ((0, 0), (0.5, 0), (0, 0.5), (0.5, 0.5))
+# A cell's row and column in 21 bits each (a cell index is below 2**20 in size anywhere on Earth),
+# the grid above them: a cell's number in candidate_pairs, unlike any other cell's.
+_MASK = (1 << 21) - 1
 #: Largest block a key may give: past it the key is a brand's or a chain's and identifies nothing.
 MAX_BLOCK = 64
 # Largest block of one name word: past it the word is common (measured on the hotel benchmark, a
@@ -39,48 +33,37 @@ MAX_BLOCK = 64
 NAME_BLOCK = 16
 
 
-class Place(NamedTuple):
-    name: str | None
-    address: str | None
-    city: str | None
-    state: str | None = None
-    zip: str | None = None
-    phone: str | None = None
-    website: str | None = None
-    lat: float | None = None
-    lng: float | None = None
-
-
 class PlaceIndex:
     """Keys of every place, computed once. ``shared_min_locations``: a phone or website seen at so
     many distinct locations (or cities) is a brand's or a central line and identifies nothing."""
 
-    def __init__(self, places: Sequence[Place], *, max_block: int = MAX_BLOCK, shared_min_locations: int = 3,
-                 keys_only: bool = False):
-        """keys_only: what block_keys needs, without the comparison forms (a lookup or a keying)."""
+    def __init__(self, places: Sequence[Place], *, forms: Sequence[PlaceForm | None] | None = None,
+                 max_block: int = MAX_BLOCK, shared_min_locations: int = 3, keys_only: bool = False):
+        """forms: the places' stored forms (place_form), computed where None or not given.
+        keys_only: what block_keys needs, without chain detection (a lookup)."""
         self.n = len(places)
         self.max_block = max_block
         self.shared_min = shared_min_locations
-        self.city = [city_key(p.city) for p in places]
-        self.state = [state_key(p.state) for p in places]
-        self.zip = [zip_key(p.zip) for p in places]
-        self.core = [name_core(p.name, c) for p, c in zip(places, self.city)]
-        self.full = [name_core(p.name) for p in places]  # the town's name kept
+        if forms is None:
+            forms = [place_form(p) for p in places]
+        elif not all(forms):
+            forms = [f or place_form(p) for p, f in zip(places, forms)]
+        columns = [list(c) for c in zip(*forms)] if forms else [[] for _ in PlaceForm._fields]
+        (self.city, self.state, self.zip, full, self.core, full_short, full_bare, core_short, core_bare,
+         self.num, self.street, self.phone, domains, sites) = columns
+        self.full = full  # the town's name kept
         # each name also cut short ("arts deli") and bare (no generic words, no spaces)
-        if not keys_only:
-            full_forms = _forms(self.full)
-            # most names do not hold their town's name: their core's forms are the full name's
-            self.forms = {"full": full_forms, "core": _forms(self.core, self.full, full_forms)}
-        parts = [address_parts(p.address) for p in places]
-        self.num = [a for a, _ in parts]
-        self.street = [b for _, b in parts]
-        self.phone = [phone_key(p.phone) for p in places]
+        self.forms = {"full": (full, full_short, full_bare), "core": (self.core, core_short, core_bare)}
         self.lat = np.array([_coord(p.lat, p.lng)[0] for p in places], dtype=float)
         self.lng = np.array([_coord(p.lat, p.lng)[1] for p in places], dtype=float)
         self.stats: Counter[str] = Counter()
-        self.web = self._identifying_websites([website_parts(p.website) for p in places])
+        self.web = self._identifying_websites(domains, sites)
         self._blank_shared_phones()
         self.chain = self._chains() if not keys_only else np.zeros(self.n, dtype=bool)
+        # compare takes its pairs' values from these columns chunk by chunk: object arrays, made once
+        for column in ("city", "state", "zip", "core", "full", "num", "street", "phone", "web"):
+            setattr(self, column, np.asarray(getattr(self, column), dtype=object))
+        self.forms = {name: tuple(np.asarray(c, dtype=object) for c in cs) for name, cs in self.forms.items()}
 
     # -- what identifies nothing ------------------------------------------------------------------
 
@@ -94,13 +77,12 @@ class PlaceIndex:
         locations = {(self.city[i], self.num[i], self.street[i]) for i in members if self.num[i]}
         return len(cities) >= need or len(locations) >= need
 
-    def _identifying_websites(self, sites: list[tuple[str, str] | None]) -> list[str]:
+    def _identifying_websites(self, domains: list[str], sites: list[str]) -> list[str]:
         """The domain, or for a brand's domain (built in, or seen at many locations) the
         property URL, when that itself is not shared."""
-        domains = [s[0] if s else "" for s in sites]
         by_domain = groups(domains)
         shared = {d for d, m in by_domain.items() if d in BRAND_DOMAINS or self._shared(m)}
-        props = [s[1] if s and s[0] in shared else "" for s in sites]
+        props = [s if d in shared else "" for d, s in zip(domains, sites)]
         shared_props = {p for p, m in groups(props).items() if self._shared(m)}
         self.stats["shared_domains"] = len(shared)
         self.stats["shared_property_urls"] = len(shared_props)
@@ -133,21 +115,11 @@ class PlaceIndex:
     def block_keys(self, i: int, rare: Sequence[str] = (), cells=None) -> list[str]:
         """The keys record i is looked up by; `rare` are its rarest name words; `cells` its map
         cells (default geo_keys: four shifted grids)."""
-        keys = []
-        if self.phone[i]:
-            keys.append("p:" + self.phone[i])
-        if self.web[i]:
-            keys.append("w:" + self.web[i])
-        if self.num[i] and self.street[i]:
-            keys.append(f"a:{self.num[i]} {self.street[i]}")
-        if self.city[i] and self.core[i]:
-            keys.append(f"c:{self.city[i]}|{self.core[i]}")
-        keys.extend(f"n:{w}|{self.state[i]}" for w in rare)
-        keys.extend((cells or geo_keys)(self.lat[i], self.lng[i]))
-        return keys
+        return _keys(self.phone[i], (self.web[i],), self.num[i], self.street[i], self.city[i], self.core[i],
+                     self.state[i], rare, (cells or geo_keys)(self.lat[i], self.lng[i]))
 
     def name_words(self, i: int) -> list[str]:
-        return sorted({t[:6] for t in self.core[i].split() if len(t) >= 3 and t not in NAME_STOP and not t.isdigit()})
+        return name_words(self.core[i])
 
     def rare_words(self, limit: int = 2) -> list[list[str]]:
         words = [self.name_words(i) for i in range(self.n)]
@@ -159,15 +131,12 @@ class PlaceIndex:
         pairs of a record below it and one at or above it (records against candidates).
         Keys are grouped by their hash in arrays, not in a dict of strings: a tenth of the memory,
         and two keys of one hash (never seen) would only add a pair to score."""
-        hashes, members, word = array("q"), array("q"), array("b")
-        for i, rare in enumerate(self.rare_words()):
-            for key in self.block_keys(i, rare):
-                hashes.append(hash(key))
-                members.append(i)
-                word.append(key[0] == "n")
-        h, m, w = (np.frombuffer(a, dtype=t) for a, t in ((hashes, np.int64), (members, np.int64), (word, np.int8)))
+        h, m, w = self._key_hashes()
         order = np.lexsort((m, h))
-        h, m, w = h[order], m[order], w[order]
+        h = h[order]  # one array at a time: 100,000 records have a million keys
+        m = m[order]
+        w = w[order]
+        del order
         starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]]) if len(h) else np.zeros(0, dtype=np.int64)
         sizes = np.diff(np.r_[starts, len(h)])
         # a name word is a key only while it is rare: most of its pairs are other places
@@ -176,12 +145,37 @@ class PlaceIndex:
         take = (sizes >= 2) & (sizes <= cap)
         return self._pairs(m, starts[take], sizes[take], split)
 
+    def _key_hashes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(hash, record, is a name word) of every key; each record's keys hashed as they are made
+        (100,000 records' key strings would take 60 MB)."""
+        hashes, counts, word = array("q"), array("l"), array("b")
+        for i, rare in enumerate(self.rare_words()):
+            keys = self.block_keys(i, rare, _no_cells)
+            hashes.extend(map(hash, keys))
+            counts.append(len(keys))
+            word.extend(k[0] == "n" for k in keys)
+        cells, located = self._cell_codes()
+        return (np.concatenate([np.frombuffer(hashes, dtype=np.int64), cells]),
+                np.concatenate([np.repeat(np.arange(self.n, dtype=np.int32), counts), located.astype(np.int32)]),
+                np.concatenate([np.frombuffer(word, dtype=np.int8), np.zeros(len(cells), dtype=np.int8)]))
+
+    def _cell_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        """geo_keys of every located record as numbers, not strings (the same cells): (codes, record)."""
+        located = np.flatnonzero(~np.isnan(self.lat))
+        y, x = self.lat[located] / _CELL, self.lng[located] / _CELL
+        codes = [(a << 42) | (_cell(y + dy) << 21) | _cell(x + dx) for a, (dy, dx) in enumerate(_SHIFTS)]
+        return np.concatenate(codes), np.tile(located, len(_SHIFTS))
+
     def _pairs(self, m: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
                split: int | None) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
-        codes: list[int] = []
-        for s, size in zip(starts.tolist(), sizes.tolist()):
-            block = m[s:s + size].tolist()  # ascending: each pair comes out as i < j
+        # most blocks hold two records: their pairs in one step (ascending within a block: i < j)
+        two = sizes == 2
+        a, b = m[starts[two]].astype(np.int64), m[starts[two] + 1].astype(np.int64)
+        keep = (a != b) if split is None else (a < split) & (b >= split)
+        codes: list[int] = (a[keep] * n + b[keep]).tolist()
+        for s, size in zip(starts[~two].tolist(), sizes[~two].tolist()):
+            block = m[s:s + size].tolist()
             if split is None:
                 codes.extend(a * n + b for a, b in combinations(block, 2) if a != b)
             else:
@@ -200,25 +194,44 @@ def _two_addresses(places: set[tuple[str, str]]) -> bool:
     return any(s1 != s2 or not one_typo(n1, n2) for k, (n1, s1) in enumerate(places) for n2, s2 in places[k + 1:])
 
 
-def _forms(names: list[str], like: list[str] | None = None,
-           known: tuple[list[str], list[str], list[str]] | None = None) -> tuple[list[str], list[str], list[str]]:
-    """The names, cut short, and bare; where a name equals `like`'s, `known`'s forms are taken."""
-    if like is None or known is None:
-        return names, [short_form(n) for n in names], [_bare(n) for n in names]
-    return (names, [ks if n == ln else short_form(n) for n, ln, ks in zip(names, like, known[1])],
-            [kb if n == ln else _bare(n) for n, ln, kb in zip(names, like, known[2])])
+def _keys(phone: str, websites: Iterable[str], num: str, street: str, city: str, core: str, state: str,
+          words: Iterable[str], cells: Iterable[str]) -> list[str]:
+    """The blocking keys of one place, as written for a lookup and for storage alike."""
+    keys = ["p:" + phone] if phone else []
+    keys.extend("w:" + w for w in websites if w)
+    if num and street:
+        keys.append(f"a:{num} {street}")
+    if city and core:
+        keys.append(f"c:{city}|{core}")
+    keys.extend(f"n:{w}|{state}" for w in words)
+    keys.extend(cells)
+    return keys
 
 
-def _bare(name: str) -> str:
-    return "".join(t for t in name.split() if t not in NAME_STOP) or name.replace(" ", "")
+def stored_keys(form: PlaceForm, lat: float | None, lng: float | None) -> list[str]:
+    """The keys a listing is stored under, from its form alone: every name word, not only the
+    rarest (which are rarest changes as listings arrive), its website's domain and property page
+    (which of the two identifies depends on the lookup's records), and one map cell (a lookup asks
+    its neighbours). A brand's phone or domain stored here makes a block no lookup uses."""
+    domain = form.domain if form.domain not in BRAND_DOMAINS else ""
+    site = form.site if form.site != domain else ""
+    return _keys(form.phone, (domain, site), form.num, form.street, form.city, form.core, form.state,
+                 name_words(form.core), stored_cell(*_coord(lat, lng)))
 
 
 def geo_keys(lat: float, lng: float) -> list[str]:
     if math.isnan(lat) or math.isnan(lng):
         return []
     y, x = lat / _CELL, lng / _CELL
-    return [f"g:{a}:{math.floor(y + dy)},{math.floor(x + dx)}"
-            for a, (dy, dx) in enumerate(((0, 0), (0.5, 0), (0, 0.5), (0.5, 0.5)))]
+    return [f"g:{a}:{math.floor(y + dy)},{math.floor(x + dx)}" for a, (dy, dx) in enumerate(_SHIFTS)]
+
+
+def _cell(position: np.ndarray) -> np.ndarray:
+    return np.floor(position).astype(np.int64) & _MASK
+
+
+def _no_cells(lat: float, lng: float) -> list[str]:
+    return []
 
 
 def stored_cell(lat: float, lng: float) -> list[str]:

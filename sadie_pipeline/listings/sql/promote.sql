@@ -32,9 +32,13 @@ UPDATE staging.listings s
  WHERE s.id = m.id AND m.listing_id IS NOT NULL;
 
 -- name: unmatched_new
--- The records still staged as new, for fuzzy matching against those listings.
-SELECT s.id, s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url, s.lat, s.lng
-  FROM staging.listings s JOIN staging.listing_info i ON i.id = s.id
+-- The records still staged as new, for fuzzy matching against those listings (text fields only for
+-- a row without its place form, as in resolve.sql's unmatched_rows).
+SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
+       s.lng::float8, s.place_form
+  FROM staging.listings s
+  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
+                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
  WHERE s.job_id = ANY(%(staged_jobs)s) AND s.l_action = 'insert' AND s.ok_to_promote AND s.review_status IS NULL
  ORDER BY s.id;
 
@@ -238,6 +242,23 @@ UPDATE public.listings l SET listing_visible = false, listing_status = 'missing_
   FROM promo p
  WHERE p.action = 'delete' AND p.l_action = 'delete' AND l.id = p.target_listing_id
    AND NOT EXISTS (SELECT 1 FROM public.listing_info o WHERE o.listing_id = l.id AND o.info_visible);
+
+-- name: key_new_listings
+-- The blocking keys and forms of the listings this batch created, from the staged rows that created
+-- them (the stage's workers computed both), with the digest of the listing's fields as they are now:
+-- the next lookup keys none of them again (listings/match_keys.py). Written in this transaction, so
+-- that a listing and its keys appear together.
+INSERT INTO pipeline.listing_match_keys (listing_id, key)
+SELECT p.target_listing_id, k.key
+  FROM promo p JOIN staging.listings s ON s.id = p.id CROSS JOIN jsonb_array_elements_text(s.place_keys) k(key)
+ WHERE p.l_action = 'insert' AND s.place_form IS NOT NULL
+ ORDER BY k.key;
+INSERT INTO pipeline.listing_match_keyed (listing_id, fingerprint, form)
+SELECT f.id, md5(%(key_version)s || '|' || f.fields), s.place_form
+  FROM promo p JOIN staging.listings s ON s.id = p.id
+  JOIN pipeline.listing_place_fields f ON f.id = p.target_listing_id
+ WHERE p.l_action = 'insert' AND s.place_form IS NOT NULL
+    ON CONFLICT (listing_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, form = EXCLUDED.form;
 
 -- name: upsert_bridge
 -- Rows found through the bridge already have their mapping; everything else gets one: a plain INSERT

@@ -54,9 +54,14 @@ SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, d.duplicate_of, NUL
 ANALYZE work;
 
 -- name: unmatched_rows
--- In core.matching.MatchRecord's order.
-SELECT w.id, s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url, s.lat, s.lng
-  FROM work w JOIN staging.listings s ON s.id = w.id JOIN staging.listing_info i ON i.id = w.id
+-- In core.matching.MatchRecord's order. A row with its place form needs no text fields (100,000
+-- rows of them would take a hundred megabytes of the stage's memory): only a row staged by an
+-- older release has them.
+SELECT w.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
+       s.lng::float8, s.place_form
+  FROM work w JOIN staging.listings s ON s.id = w.id
+  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
+                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
  WHERE w.duplicate_of IS NULL AND w.target_listing_id IS NULL
  ORDER BY w.rec_num;
 

@@ -92,10 +92,10 @@ SELECT nextval('staging.listings_id_seq'), job_id, dmo_id, file_seq, rec_num, ra
 -- %(data_ids)s, in the same order.
 INSERT INTO staging.listings (id, job_id, dmo_id, file_seq, rec_num, row_kind, raw_hash, source_id, name, category,
                               google_place_id, address1, address2, city, state, zip, country, lat, lng,
-                              listing_match_hash, l_hash, location_hash)
+                              listing_match_hash, l_hash, location_hash, place_form, place_keys)
 SELECT t.id, %(job)s, d.dmo_id, %(file_seq)s, t.rec_num, 'copied', d.raw_hash, d.source_id, d.name, d.category,
        d.google_place_id, d.address1, d.address2, d.city, d.state, d.zip, d.country, d.lat, d.lng,
-       d.listing_match_hash, d.l_hash, d.location_hash
+       d.listing_match_hash, d.l_hash, d.location_hash, d.place_form, d.place_keys
   FROM unnest(%(ids)s::bigint[], %(rec_nums)s::int[], %(data_ids)s::bigint[]) AS t(id, rec_num, data_id)
   JOIN staging.listings d ON d.id = t.data_id;
 INSERT INTO staging.listing_info (id, job_id, description, contact_name, email, local_phone, international_phone,
@@ -155,7 +155,7 @@ SELECT error_type, count(*) FROM pipeline.job_errors WHERE job_id = %(job)s AND 
 -- name: copy_listings
 COPY staging.listings (id, job_id, dmo_id, file_seq, rec_num, raw_hash, source_id, name, category, google_place_id,
                        address1, address2, city, state, zip, country, lat, lng, listing_match_hash, l_hash,
-                       location_hash) FROM STDIN;
+                       location_hash, place_form, place_keys) FROM STDIN;
 
 -- name: copy_listing_info
 COPY staging.listing_info (id, job_id, description, contact_name, email, local_phone, international_phone,
