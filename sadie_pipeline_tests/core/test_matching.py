@@ -12,10 +12,10 @@ from sadie_pipeline.core.matching import (
     MatchRecord,
     certainty,
     classify,
+    listing_keys,
     lookup_keys,
     match_against,
     match_within,
-    listing_keys,
     place_columns,
 )
 from sadie_pipeline.core.places.form import PlaceForm
