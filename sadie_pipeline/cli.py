@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 import warnings
@@ -84,6 +85,16 @@ def _unreachable(exc: BaseException) -> str:
     return f"cannot reach the database at {where} ({' '.join(reason.split())})"
 
 
+def _load_env_file() -> None:
+    """The `.env` of the working directory, as `dagster dev` and the webserver load it (its values
+    win over the environment's): the CLI then sees the same settings as the UI."""
+    from dotenv import dotenv_values
+
+    env_file = Path.cwd() / ".env"
+    if env_file.is_file():
+        os.environ.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+
+
 def _known_dmo(command: Any) -> Any:
     """Checks that the command's SLUG names a DMO before it runs (a job run would first register
     a partition for any slug)."""
@@ -101,10 +112,13 @@ def _known_dmo(command: Any) -> Any:
     return checked
 
 
-@click.group(cls=_Sadie)
+@click.group(cls=_Sadie, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sadie_pipeline", prog_name="sadie")
 def main() -> None:
     """sadie_pipeline: tourism listings and hotel leads on Dagster."""
     from dagster import BetaWarning
+
+    _load_env_file()
 
     # BackfillPolicy is "beta" in Dagster 1.13: said once per asset, it would bury the output
     warnings.filterwarnings("ignore", category=BetaWarning)
@@ -223,6 +237,7 @@ def market_add(region: str, cities: tuple[str, ...]) -> None:
 
 @market.command("list")
 def market_list() -> None:
+    """The active markets: each region and its cities."""
     from sadie_pipeline.hotels.markets import list_markets
 
     with _database().connect() as conn:
@@ -329,6 +344,7 @@ def review() -> None:
 @review.command("list")
 @click.argument("slug", required=False)
 def review_list(slug: str | None) -> None:
+    """Staged rows waiting for a person (of one DMO with SLUG), with the reason and the match."""
     from sadie_pipeline.listings.review import list_pending
 
     with _database().connect() as conn:
@@ -361,6 +377,8 @@ def review_approve(ids: tuple[int, ...], all_slug: str | None) -> None:
 @review.command("reject")
 @click.argument("ids", nargs=-1, type=int, required=True)
 def review_reject(ids: tuple[int, ...]) -> None:
+    """Reject staged rows IDS: a rejected fuzzy match or near duplicate becomes a listing of its
+    own; any other rejected change is dropped. The next promotion applies it."""
     from sadie_pipeline.listings.review import reject, why_undecided
 
     with _database().connect() as conn:
@@ -412,9 +430,9 @@ def sandbox() -> None:
 
 
 @sandbox.command("serve")
-@click.option("--host", default="127.0.0.1")
-@click.option("--port", default=8765, type=int)
-@click.option("--dns-port", default=8753, type=int)
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", default=8765, type=int, show_default=True, help="port of the HTTP services")
+@click.option("--dns-port", default=8753, type=int, show_default=True, help="port of the DNS service (UDP)")
 def sandbox_serve(host: str, port: int, dns_port: int) -> None:
     """Serve the sandbox until Ctrl-C; prints the base URLs to point the clients at."""
     from sadie_pipeline.sandbox.__main__ import serve

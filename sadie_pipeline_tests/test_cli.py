@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import click
 import pytest
 from click.testing import CliRunner
 from dagster import DagsterInstance
@@ -294,3 +295,31 @@ def test_rejecting_rows_that_cannot_be_rejected_says_why_per_id(sadie_env, datab
     assert _fails("review", "reject", str(rows["pending2"])) == f"{rows['pending2']}: already rejected"
     ok = _run("review", "reject", str(rows["pending"]))
     assert ok.exit_code == 0 and ok.output == "rejected 1\n"
+
+
+def test_help_and_version_options():
+    help_text = _run("-h").output
+    assert "--version" in help_text and "Commands:" in help_text
+    assert _run("db", "-h").exit_code == 0
+    version = _run("--version")
+    assert version.exit_code == 0 and version.output.startswith("sadie, version ")
+
+
+def test_the_env_file_of_the_working_directory_is_loaded_as_dagster_dev_loads_it(sadie_env, tmp_path, monkeypatch):
+    other = "postgresql://postgres@127.0.0.1:5432/from_dotenv"
+    (tmp_path / ".env").write_text(f"# as for dagster dev\nSADIE_DATABASE_URL={other}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SADIE_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/from_environment")  # restored after
+    assert _run("db", "url").output.strip() == other
+
+
+def test_every_command_and_option_has_help_text():
+    def missing(command, path):
+        if not (command.help or command.short_help):
+            yield path
+        yield from (f"{path} {p.name}" for p in command.params
+                    if isinstance(p, click.Option) and not p.help and p.name not in ("help", "version"))
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from missing(sub, f"{path} {name}")
+
+    assert list(missing(main, "sadie")) == []
