@@ -1,11 +1,16 @@
 from dagster import Definitions
 
 from sadie_pipeline.hotels.assets import hotel_assets
+from sadie_pipeline.hotels.automation import hotel_automation_sensor, with_automation
+from sadie_pipeline.hotels.checks import hotel_checks
 from sadie_pipeline.hotels.enrichment.owner import owner_assets
 from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.room_counts import room_counts
+from sadie_pipeline.hotels.intake import build_discovery_schedule, dmo_promotion_sensor, hotel_inbox_sensor
 from sadie_pipeline.hotels.jobs import (
+    attraction_proximity_job,
+    hotel_discovery_job,
     hotel_leads_job,
     lead_export_job,
     lead_launch_job,
@@ -26,10 +31,13 @@ enrichment_assets = [room_counts, attraction_proximity, hotel_research, *owner_a
 
 # Every external service reads its key and base URL from the environment at use time.
 defs = Definitions(
-    assets=[*hotel_assets, *enrichment_assets, *lead_assets, pipeline_health],
-    jobs=[hotel_leads_job, lead_launch_job, lead_export_job, reenrichment_job, pipeline_health_job],
-    schedules=build_schedules(schedule_timezone()),
-    sensors=[export_after_launch_sensor, slack_on_run_failure],
+    assets=with_automation([*hotel_assets, *enrichment_assets, *lead_assets, pipeline_health]),
+    asset_checks=hotel_checks,
+    jobs=[hotel_leads_job, lead_launch_job, lead_export_job, reenrichment_job, pipeline_health_job,
+          hotel_discovery_job, attraction_proximity_job],
+    schedules=[*build_schedules(schedule_timezone()), build_discovery_schedule(schedule_timezone())],
+    sensors=[export_after_launch_sensor, slack_on_run_failure, hotel_inbox_sensor, dmo_promotion_sensor,
+             hotel_automation_sensor],
     resources={"serper": SerperResource(), "website_fetcher": WebsiteFetcher(), "groq": GroqResource(),
                "anthropic": AnthropicResource(), "rdap": RdapResource(), "dns": DnsResource(),
                "onedrive": OneDriveResource(), "slack": SlackResource()},

@@ -49,3 +49,17 @@ pipeline_health_job = define_asset_job(
     "pipeline_health_job", selection=AssetSelection.assets("pipeline_health"),
     description="The pipeline health figures (plotted over time in the asset's Plots tab).",
 )
+
+# The unattended entry points (hotels/intake.py): discovery alone, or the proximity layer alone;
+# the assets' automation conditions (hotels/automation.py) carry the region on to its scores.
+hotel_discovery_job = define_asset_job(
+    "hotel_discovery_job", selection=AssetSelection.assets("hotel_discovery"), partitions_def=region_partitions,
+    description="Discovery of the selected regions (Serper, DMO lodging, CSV lists); automation does the rest.",
+    tags=service_tags("serper"),
+)
+
+attraction_proximity_job = define_asset_job(
+    "attraction_proximity_job", selection=AssetSelection.assets("attraction_proximity"),
+    partitions_def=region_partitions,
+    description="The proximity layer of the selected regions again, after DMO attractions changed.",
+)

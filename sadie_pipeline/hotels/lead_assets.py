@@ -3,6 +3,7 @@ the daily launch -> exports; and `pipeline_health`, the seed's health figures ov
 
 from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
 
+from sadie_pipeline.core.hotel_status import LAUNCHED
 from sadie_pipeline.core.launch import LaunchCriteria
 from sadie_pipeline.core.scoring import ScoreWeights
 from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
@@ -14,8 +15,9 @@ from sadie_pipeline.hotels.exports.delivery import ExportResult, export_region
 from sadie_pipeline.hotels.golden import GoldenResult, build_golden, golden_hotel_ids
 from sadie_pipeline.hotels.health import pipeline_health as health_figures
 from sadie_pipeline.hotels.launch import LaunchResult, launch_region
+from sadie_pipeline.hotels.queries import run
 from sadie_pipeline.hotels.scoring import ScoreResult, score_regions
-from sadie_pipeline.metadata import markdown_table, path_list
+from sadie_pipeline.metadata import path_list, table_preview, table_schema
 from sadie_pipeline.regions import REGIONS
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -28,8 +30,35 @@ class CitiesOnly(Config):
     """Only these cities of the region (default: all)."""
 
 
+def run_actor(run_id: str) -> str:
+    """The actor a run's status changes carry in the audit trail (the launch check finds them by it)."""
+    return f"run:{run_id}"
+
+
 def _actor(context: AssetExecutionContext) -> str:
-    return f"run:{context.run_id}"
+    return run_actor(context.run_id)
+
+
+def _row_count(database: Database, query: str, regions: list[str]) -> int:
+    """`dagster/row_count`: the asset's rows in the run's regions (sql/checks.sql)."""
+    with database.connect() as conn:
+        return run(conn, "checks", query, {"regions": regions, "launched": list(LAUNCHED)}).fetchone()[0]
+
+
+GOLDEN_PREVIEW = table_schema(("hotel", "int"), ("name", "string"), ("city", "string"), ("email", "string"),
+                              ("contact", "string"), ("rooms", "int"), ("fields", "string"))
+SCORE_PREVIEW = table_schema(("hotel", "int"), ("score", "int"), ("components", "string"))
+LAUNCHED_PREVIEW = table_schema(("hotel", "int"), ("name", "string"), ("city", "string"), ("score", "int"))
+REJECTED_PREVIEW = table_schema(("hotel", "int"), ("name", "string"), ("city", "string"), ("score", "int"),
+                                ("reasons", "string"))
+FILES_PREVIEW = table_schema(("scope", "string"), ("city", "string"), ("hotels", "int"), ("decision makers", "int"),
+                             ("KB", "float"), ("file", "string"))
+
+
+def score_histogram(histogram: dict[int, int]) -> dict[str, int]:
+    """One int entry per band of 10 (`score_0_9` ... `score_90_100`), empty bands included, so
+    the UI plots each band over time."""
+    return {f"score_{band}_{band + 9 if band < 90 else 100}": histogram.get(band, 0) for band in range(0, 100, 10)}
 
 
 @asset(**REGION_ASSET, kinds={"postgres"},
@@ -49,7 +78,8 @@ def golden_hotels(context: AssetExecutionContext, config: CitiesOnly, database: 
         "provenance_rows_written": result.provenance_rows,
         "decision_makers_merged": result.people_merged,
         "winning_source_by_field": MetadataValue.json(result.winners_by_source),
-        "preview": markdown_table(("hotel", "name", "city", "email", "contact", "rooms", "fields"), result.preview),
+        "preview": table_preview(GOLDEN_PREVIEW, result.preview),
+        "dagster/row_count": _row_count(database, "golden_row_count", list(context.partition_keys)),
     })
 
 
@@ -70,9 +100,10 @@ def lead_scores(context: AssetExecutionContext, config: ScoreConfig, database: D
         "hotels_scored": result.scored,
         "scores_changed": result.changed,
         "mean_score": result.mean,
-        "score_bands": MetadataValue.json({f"{band}-{band + 9}": n for band, n in sorted(result.histogram.items())}),
+        **score_histogram(result.histogram),
         "weights": MetadataValue.json(weights.as_dict()),
-        "preview": markdown_table(("hotel", "score", "components"), result.preview, max_width=120),
+        "preview": table_preview(SCORE_PREVIEW, result.preview),
+        "dagster/row_count": _row_count(database, "scored_row_count", list(context.partition_keys)),
     })
 
 
@@ -103,9 +134,9 @@ def launched_leads(context: AssetExecutionContext, config: LaunchConfig, databas
         "summary": MetadataValue.json(result.summary),
         "criteria": MetadataValue.json(criteria.__dict__ | {"tiers": list(criteria.tiers),
                                                             "required_fields": list(criteria.required_fields)}),
-        "launched_hotels": markdown_table(("hotel", "name", "city", "score"), result.launched_preview),
-        "rejected_hotels": markdown_table(("hotel", "name", "city", "score", "reasons"), result.rejected_preview,
-                                          max_width=80),
+        "launched_hotels": table_preview(LAUNCHED_PREVIEW, result.launched_preview),
+        "rejected_hotels": table_preview(REJECTED_PREVIEW, result.rejected_preview),
+        "dagster/row_count": _row_count(database, "launched_row_count", list(context.partition_keys)),
     })
 
 
@@ -126,9 +157,9 @@ def lead_exports(context: AssetExecutionContext, config: CitiesOnly, database: D
         "hotels_exported": result.hotels_exported,
         "upload": result.upload,
         "slack": result.slack or "nothing new to announce",
-        "files": markdown_table(("scope", "city", "hotels", "decision makers", "KB", "file"), (
+        "files": table_preview(FILES_PREVIEW, (
             (f.scope, f.city, f.hotels, f.decision_makers, round(f.bytes / 1024, 1), f.web_url or f.object_uri)
-            for f in result.written), max_width=100),
+            for f in result.written)),
         "paths": path_list([f.web_url or f.object_uri for f in result.written]),
     })
 

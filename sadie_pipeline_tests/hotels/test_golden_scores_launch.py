@@ -148,7 +148,7 @@ def test_launch_passes_the_criteria_and_records_rejections(database, instance):
                 run_config={"ops": {"launched_leads": {"config": {"min_score": 50}}}})
     [event] = real.asset_materializations_for_node("launched_leads")
     assert event.metadata["rejected"].value == 2
-    assert "missing website" in event.metadata["rejected_hotels"].value
+    assert any("missing website" in r.data["reasons"] for r in event.metadata["rejected_hotels"].records)
     with database.connect() as conn:
         rows = {r[0]: r[1:] for r in conn.execute("SELECT id, status, launch_rejections, launched_at FROM sadie_gtm.hotels")}
         audit = conn.execute("""SELECT old_status, new_status, changed_by FROM sadie_gtm.audit_log
