@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from sadie_pipeline.cli_hotels import hotel_engines, hotel_review
+from sadie_pipeline.cli_operations import deadletters
 from sadie_pipeline.instance import ensure_dagster_home
 
 if TYPE_CHECKING:
@@ -299,6 +300,7 @@ def hotel() -> None:
 
 hotel.add_command(hotel_review)
 hotel.add_command(hotel_engines)
+main.add_command(deadletters)
 
 
 @hotel.command("explain")

@@ -4,6 +4,7 @@ from dagster import Definitions
 
 from sadie_pipeline.hotels import definitions as hotels
 from sadie_pipeline.listings import definitions as listings
+from sadie_pipeline.operations import definitions as operations
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
@@ -12,5 +13,6 @@ from sadie_pipeline.resources.object_store import ObjectStore
 defs = Definitions.merge(
     listings.defs,
     hotels.defs,
+    operations.defs,
     Definitions(resources={"database": Database(), "object_store": ObjectStore()}),
 )

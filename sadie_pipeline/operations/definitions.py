@@ -1,0 +1,14 @@
+"""The operations' Dagster definitions: the retention job and its daily schedule, and the dead
+letter alert. Their resources (database, object_store, slack) are the code location's."""
+
+from dagster import Definitions
+
+from sadie_pipeline.hotels.schedules import schedule_timezone
+from sadie_pipeline.operations.alerts import dead_letter_alert_sensor
+from sadie_pipeline.operations.retention import build_retention_schedule, retention_job
+
+defs = Definitions(
+    jobs=[retention_job],
+    schedules=[build_retention_schedule(schedule_timezone())],
+    sensors=[dead_letter_alert_sensor],
+)
