@@ -22,7 +22,7 @@ demo: $(STAMP)
 dev: $(STAMP)
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/sadie db upgrade
-	$(BIN)/dagster dev -m sadie_pipeline.definitions
+	$(BIN)/dagster dev -w workspace.yaml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -1,34 +1,30 @@
-"""The local Dagster instance: DAGSTER_HOME under the data folder unless set, SQLite storage by
-default, PostgreSQL (dagster-postgres) when SADIE_DAGSTER_PG_URL is set."""
+"""The local Dagster instance: DAGSTER_HOME under the data folder unless set, its dagster.yaml
+copied from the project's top-level dagster.yaml, with PostgreSQL storage (dagster-postgres)
+instead of SQLite when SADIE_DAGSTER_PG_URL is set."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from sadie_pipeline.settings import sadie_home
+from sadie_pipeline.settings import PROJECT_ROOT, sadie_home
 
 MARKER = "# Written by sadie; edit freely, and delete this line to keep your edits."
-_LOCAL_YAML = MARKER + """
-telemetry:
-  enabled: false
-concurrency:
-  pools:
-    default_limit: 1   # one step at a time per external-service pool (serper, websites, llm) across runs
-  runs:
-    tag_concurrency_limits:
-      - key: "dagster/partition"   # one run per DMO (or region) at a time: imports apply in arrival order
-        value:
-          applyLimitPerUniqueValue: true
-        limit: 1
-"""
+LOCAL_CONFIG = PROJECT_ROOT / "dagster.yaml"
 
 # dagster-postgres on SQLAlchemy 2.1 wants the driver in the URL: postgresql+psycopg2://...
-_POSTGRES_YAML = """storage:
+_POSTGRES_STORAGE = """storage:
   postgres:
     postgres_url:
       env: SADIE_DAGSTER_PG_URL
 """
+
+
+def local_instance_yaml(postgres: bool) -> str:
+    """The project's dagster.yaml behind the marker line, with PostgreSQL storage when asked
+    (the project's file has no storage block: SQLite under DAGSTER_HOME)."""
+    text = LOCAL_CONFIG.read_text()
+    return f"{MARKER}\n{text}" + (f"\n{_POSTGRES_STORAGE}" if postgres else "")
 
 
 def ensure_dagster_home() -> Path:
@@ -38,8 +34,10 @@ def ensure_dagster_home() -> Path:
     home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
     config = home / "dagster.yaml"
-    if not config.exists() or config.read_text().startswith(MARKER):
-        text = _LOCAL_YAML + (_POSTGRES_YAML if os.environ.get("SADIE_DAGSTER_PG_URL") else "")
-        if not config.exists() or config.read_text() != text:
-            config.write_text(text)
+    # Installed without the project folder (a wheel), there is no template: Dagster's defaults apply.
+    if not LOCAL_CONFIG.exists() or (config.exists() and not config.read_text().startswith(MARKER)):
+        return home
+    text = local_instance_yaml(postgres=bool(os.environ.get("SADIE_DAGSTER_PG_URL")))
+    if not config.exists() or config.read_text() != text:
+        config.write_text(text)
     return home

@@ -1,9 +1,9 @@
-"""Shared fixtures: a fresh PostgreSQL database per test session on the real server, emptied
-between tests; the object stores (local folder, moto's S3 server over HTTP); a Dagster instance."""
+"""Shared fixtures: a fresh PostgreSQL database per test session on the real server (an embedded
+one when none answers), emptied between tests; the object stores (local folder, moto's S3 server
+over HTTP); a Dagster instance."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,21 +15,21 @@ from dagster import DagsterInstance
 from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
 from sadie_pipeline.resources.database import Database
+from sadie_pipeline_tests.fixtures.postgres import admin_url, database_url
 
-pytest_plugins = ["sadie_pipeline_tests.fixtures.s3", "sadie_pipeline_tests.fixtures.sandbox"]
-
-ADMIN_URL = os.environ.get("SADIE_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+pytest_plugins = ["sadie_pipeline_tests.fixtures.s3", "sadie_pipeline_tests.fixtures.sandbox",
+                  "sadie_pipeline_tests.fixtures.postgres", "sadie_pipeline_tests.fixtures.chromium"]
 
 
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     name = f"sadie_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+    with psycopg.connect(admin_url(), autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    url = database_url(admin_url(), name)
     upgrade(url)
     yield url
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+    with psycopg.connect(admin_url(), autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

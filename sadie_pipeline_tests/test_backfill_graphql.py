@@ -17,6 +17,8 @@ import httpx
 import psycopg
 import pytest
 
+from sadie_pipeline.resources.database import to_sqlalchemy_url
+from sadie_pipeline_tests.fixtures.postgres import database_name, database_url
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 
 pytestmark = pytest.mark.slow
@@ -61,12 +63,12 @@ def _free_port() -> int:
 @pytest.fixture
 def dagster_postgres(pg_url: str) -> Iterator[str]:
     """A database for Dagster's own storage, next to the test database."""
-    admin = pg_url.rsplit("/", 1)[0] + "/postgres"
-    name = pg_url.rsplit("/", 1)[1] + "_dagster"
+    admin = database_url(pg_url, "postgres")
+    name = database_name(pg_url) + "_dagster"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    yield "postgresql+psycopg2://" + admin.split("://", 1)[1].rsplit("/", 1)[0] + f"/{name}"
+    yield to_sqlalchemy_url(database_url(admin, name), "psycopg2")
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

@@ -11,6 +11,7 @@ from dagster import DagsterInstance
 
 from sadie_pipeline.cli import main
 from sadie_pipeline.settings import SAMPLE_DIR
+from sadie_pipeline_tests.fixtures.postgres import database_url
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
@@ -227,7 +228,7 @@ def test_an_unreachable_database_is_one_line(sadie_env, monkeypatch, args):
 
 
 def test_a_database_that_refuses_us_gives_postgres_reason(sadie_env, monkeypatch, database):
-    url = database.url.rsplit("/", 1)[0] + "/no_such_database_here"
+    url = database_url(database.url, "no_such_database_here")
     monkeypatch.setenv("SADIE_DATABASE_URL", url)
     line = _fails("dmo", "list")
     assert line.startswith("Error: cannot reach the database at ") and 'database "no_such_database_here" does not exist' in line

@@ -16,7 +16,7 @@ from pathlib import Path
 import psycopg
 
 from sadie_pipeline.migrations import upgrade
-from sadie_pipeline_tests.conftest import ADMIN_URL
+from sadie_pipeline_tests.fixtures.postgres import admin_url, database_url
 from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG, write_csv
 
 SADIE = [sys.executable, "-m", "sadie_pipeline.cli"]
@@ -47,14 +47,14 @@ def listings_file(path: Path, rows: list[dict[str, str]]) -> Path:
 def scratch_database() -> Iterator[str]:
     """A database of its own (migrated), dropped at the end."""
     name = f"sadie_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+    with psycopg.connect(admin_url(), autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    url = ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    url = database_url(admin_url(), name)
     try:
         upgrade(url)
         yield url
     finally:
-        with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        with psycopg.connect(admin_url(), autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 

@@ -10,6 +10,7 @@ import pytest
 from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.resources.database import Database, to_sqlalchemy_url
 from sadie_pipeline.settings import SQL_DIR
+from sadie_pipeline_tests.fixtures.postgres import database_name
 
 
 def test_explicit_url_wins_over_environment(monkeypatch, pg_url):
@@ -21,7 +22,7 @@ def test_environment_url_is_read_at_use_time(monkeypatch, pg_url):
     db = Database()
     monkeypatch.setenv("SADIE_DATABASE_URL", pg_url)
     with db.connect() as conn:
-        assert conn.execute("SELECT current_database()").fetchone()[0] == pg_url.rsplit("/", 1)[-1]
+        assert conn.execute("SELECT current_database()").fetchone()[0] == database_name(pg_url)
 
 
 def test_sqlalchemy_urls_for_each_driver():
