@@ -7,7 +7,7 @@
 
 Both go through a `ServiceGuard` (seed limits: RDAP 2/s x 3, DNS 50/s x 20), so timeouts, 429s
 and 5xx (SERVFAIL for DNS) are retried with backoff and a dead service opens the breaker.
-No API keys; settings fall back to RDAP_BASE_URL / SADIE_DNS_NAMESERVER at use time.
+No API keys; settings fall back to SADIE_RDAP_BASE_URL / SADIE_DNS_NAMESERVER at use time.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pydantic import Field, PrivateAttr
 from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy
 from sadie_pipeline.settings import env
 
-RDAP_BASE_URL_ENV = "RDAP_BASE_URL"
+RDAP_BASE_URL_ENV = "SADIE_RDAP_BASE_URL"
 DNS_NAMESERVER_ENV = "SADIE_DNS_NAMESERVER"
 DEFAULT_RDAP_BASE_URL = "https://rdap.org"
 USER_AGENT = "sadie-pipeline/0.1 (+rdap)"
@@ -79,7 +79,7 @@ class _RdapSession:
 
 
 class RdapResource(_GuardedSettings):
-    """RDAP domain lookups. ``base_url`` unset: RDAP_BASE_URL, else https://rdap.org."""
+    """RDAP domain lookups. ``base_url`` unset: SADIE_RDAP_BASE_URL, else https://rdap.org."""
 
     base_url: str | None = None
 

@@ -32,7 +32,7 @@ from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServiceP
 from sadie_pipeline.settings import env
 
 API_KEY_ENV = "SERPER_API_KEY"
-BASE_URL_ENV = "SERPER_BASE_URL"
+BASE_URL_ENV = "SADIE_SERPER_BASE_URL"
 DEFAULT_BASE_URL = "https://google.serper.dev"
 RAW_PREFIX = "api-responses/serper"
 
@@ -83,10 +83,10 @@ class _Session:
 
 class SerperResource(ConfigurableResource):
     """Serper places search. Unset ``api_key`` / ``base_url`` fall back to SERPER_API_KEY /
-    SERPER_BASE_URL (else https://google.serper.dev), read at use time."""
+    SADIE_SERPER_BASE_URL (else https://google.serper.dev), read at use time."""
 
     api_key: str | None = Field(default=None, description="None: the SERPER_API_KEY environment variable")
-    base_url: str | None = Field(default=None, description=f"None: SERPER_BASE_URL, else {DEFAULT_BASE_URL}")
+    base_url: str | None = Field(default=None, description=f"None: SADIE_SERPER_BASE_URL, else {DEFAULT_BASE_URL}")
     requests_per_minute: float = Field(default=30.0, gt=0, description="the account's limit (seed: 0.5 per second)")
     rate_headroom: float = Field(
         default=0.95, gt=0, le=1,

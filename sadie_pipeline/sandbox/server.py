@@ -636,10 +636,10 @@ def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: s
     def base(name: str) -> str:
         return services[name]["base_url"]
 
-    env = {"SERPER_BASE_URL": base("serper"), "SERPER_API_KEY": api_keys.get("serper", key),
+    env = {"SADIE_SERPER_BASE_URL": base("serper"), "SERPER_API_KEY": api_keys.get("serper", key),
            "GROQ_BASE_URL": base("groq"), "GROQ_API_KEY": api_keys.get("groq", key),
            "ANTHROPIC_BASE_URL": base("anthropic"), "ANTHROPIC_API_KEY": api_keys.get("anthropic", key),
-           "RDAP_BASE_URL": base("rdap"), "SADIE_HTTP_PROXY": described["proxy"]}
+           "SADIE_RDAP_BASE_URL": base("rdap"), "SADIE_HTTP_PROXY": described["proxy"]}
     if "dns" in described:
         env["SADIE_DNS_NAMESERVER"] = f"{described['dns']['host']}:{described['dns']['port']}"
     if "graph" in services and "https" in described:

@@ -48,11 +48,11 @@ def test_rdap_5xx_is_retried_then_dead_lettered(sb: Sandbox) -> None:
 
 
 def test_rdap_base_url_from_the_environment(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RDAP_BASE_URL", sb.base_url("rdap"))
+    monkeypatch.setenv("SADIE_RDAP_BASE_URL", sb.base_url("rdap"))
     rdap = RdapResource(**FAST)
     assert rdap.resolved_base_url() == sb.base_url("rdap")
     assert run(rdap, lambda: rdap.domain("littlehavanasuites.test"))["ldhName"] == "LITTLEHAVANASUITES.TEST"
-    monkeypatch.delenv("RDAP_BASE_URL")
+    monkeypatch.delenv("SADIE_RDAP_BASE_URL")
     assert RdapResource().resolved_base_url() == "https://rdap.org"
 
 

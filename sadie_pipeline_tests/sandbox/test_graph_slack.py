@@ -331,7 +331,7 @@ def test_client_env_points_the_resources_at_the_sandbox(sb: Sandbox) -> None:
         (TENANT_ID, CLIENT_ID, DRIVE_ID)
     assert env["SADIE_SLACK_BASE_URL"] == f"{sb.base_url('slack')}/api/"
     assert env["SADIE_SLACK_BOT_TOKEN"].startswith("xoxb-") and env["SADIE_SLACK_CHANNEL"] == "#sadie-leads"
-    assert env["SERPER_BASE_URL"] == sb.base_url("serper") and env["SADIE_HTTP_PROXY"] == sb.proxy_url
+    assert env["SADIE_SERPER_BASE_URL"] == sb.base_url("serper") and env["SADIE_HTTP_PROXY"] == sb.proxy_url
     sb.expect_api_key("login", SECRET)
     assert sb.client_env()["SADIE_GRAPH_CLIENT_SECRET"] == SECRET
 
