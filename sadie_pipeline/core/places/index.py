@@ -9,7 +9,6 @@ import math
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from itertools import combinations
 
 import numpy as np
 
@@ -168,22 +167,18 @@ class PlaceIndex:
 
     def _pairs(self, m: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
                split: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """Every pair inside each block, blocks of one size at a time as a matrix (records ascend
+        along a row: each pair comes out as i < j), coded i * n + j and deduplicated."""
         n = self.n
-        # most blocks hold two records: their pairs in one step (ascending within a block: i < j)
-        two = sizes == 2
-        a, b = m[starts[two]].astype(np.int64), m[starts[two] + 1].astype(np.int64)
-        keep = (a != b) if split is None else (a < split) & (b >= split)
-        codes: list[int] = (a[keep] * n + b[keep]).tolist()
-        for s, size in zip(starts[~two].tolist(), sizes[~two].tolist()):
-            block = m[s:s + size].tolist()
-            if split is None:
-                codes.extend(a * n + b for a, b in combinations(block, 2) if a != b)
-            else:
-                right = [b for b in block if b >= split]
-                codes.extend(a * n + b for a in block if a < split for b in right)
-        if not codes:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        pairs = np.unique(np.fromiter(codes, dtype=np.int64, count=len(codes)))
+        codes = [np.zeros(0, dtype=np.int64)]
+        for size in np.unique(sizes).tolist():
+            first = starts[sizes == size]
+            block = m[first[:, None] + np.arange(size)].astype(np.int64)
+            left, right = np.triu_indices(size, 1)
+            a, b = block[:, left].ravel(), block[:, right].ravel()
+            keep = (a != b) if split is None else (a < split) & (b >= split)
+            codes.append(a[keep] * n + b[keep])
+        pairs = np.unique(np.concatenate(codes))
         return pairs // n, pairs % n
 
 
