@@ -20,6 +20,16 @@ def env(name: str) -> str | None:
     return os.environ.get(name, "").strip() or None
 
 
+def env_count(name: str, default: int) -> int:
+    """A positive whole number from the environment (read at call time), default when unset."""
+    value = env(name)
+    if value is None:
+        return default
+    if int(value) < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+    return int(value)
+
+
 def listings_fast_paths() -> bool:
     """The one switch of the listings' fast paths, which must never change a result: records
     unchanged since the last import staged thin, records still under review copied, a file

@@ -153,4 +153,4 @@ def lookup_keys(records: Sequence[MatchRecord]) -> list[str]:
     """The keys to look candidates up by for these records (their rarest name words only)."""
     with paused_gc():
         ix = _index(records, keys_only=True)
-        return sorted({key for i, rare in enumerate(ix.rare_words()) for key in ix.block_keys(i, rare, nearby_cells)})
+        return sorted({key for i, rare in enumerate(ix.rare_words()) for key in ix.block_keys(i, rare, nearby_cells(ix.lat[i], ix.lng[i]))})

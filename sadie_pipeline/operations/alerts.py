@@ -14,7 +14,7 @@ from dagster import DefaultSensorStatus, SensorEvaluationContext, SkipReason, se
 from sadie_pipeline.operations.dead_letters import open_by_layer
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.slack import SlackResource
-from sadie_pipeline.settings import env
+from sadie_pipeline.settings import env_count
 
 DEFAULT_DEAD_LETTER_ALERT_THRESHOLD = 50
 ALERT_INTERVAL_S = 300
@@ -23,13 +23,7 @@ ALERT_INTERVAL_S = 300
 def dead_letter_alert_threshold() -> int:
     """Open dead letters of one layer that raise the alert (read at each tick, like the
     schedules' settings in hotels/schedules.py)."""
-    value = env("SADIE_DEAD_LETTER_ALERT_THRESHOLD")
-    if value is None:
-        return DEFAULT_DEAD_LETTER_ALERT_THRESHOLD
-    threshold = int(value)
-    if threshold < 1:
-        raise ValueError(f"SADIE_DEAD_LETTER_ALERT_THRESHOLD must be at least 1, not {value}")
-    return threshold
+    return env_count("SADIE_DEAD_LETTER_ALERT_THRESHOLD", DEFAULT_DEAD_LETTER_ALERT_THRESHOLD)
 
 
 def crossings(counts: dict[str, int], threshold: int, announced: set[str]) -> tuple[dict[str, int], set[str]]:

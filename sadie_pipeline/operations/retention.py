@@ -40,7 +40,7 @@ from sadie_pipeline.listings.states import JobStage, JobStatus, ReviewStatus
 from sadie_pipeline.operations.queries import run, sql
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline.settings import env
+from sadie_pipeline.settings import env_count
 
 DEFAULT_RETENTION_DAYS = 90
 DEFAULT_BATCH = 5000
@@ -61,11 +61,7 @@ QUALIFIED = {RetainedTable.STAGING_LISTINGS: "staging.listings", RetainedTable.J
 
 def retention_days() -> int:
     """How old a row may get before retention archives and deletes it (read at each tick)."""
-    value = env("SADIE_RETENTION_DAYS")
-    days = int(value) if value is not None else DEFAULT_RETENTION_DAYS
-    if days < 1:
-        raise ValueError(f"SADIE_RETENTION_DAYS must be at least 1, not {value}")
-    return days
+    return env_count("SADIE_RETENTION_DAYS", DEFAULT_RETENTION_DAYS)
 
 
 def cutoff_for(days: int, today: dt.date | None = None) -> dt.datetime:

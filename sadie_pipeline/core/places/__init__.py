@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sadie_pipeline.core.places.index import Place, PlaceIndex, geo_keys
+from sadie_pipeline.core.places.index import Place, PlaceIndex
 from sadie_pipeline.core.places.score import (
     FIELDS,
     Model,
@@ -29,7 +29,7 @@ from sadie_pipeline.core.places.score import (
     prior_model,
 )
 
-__all__ = ["FIELDS", "Model", "Place", "PlaceIndex", "Scored", "Veto", "describe", "geo_keys", "paused_gc", "score",
+__all__ = ["FIELDS", "Model", "Place", "PlaceIndex", "Scored", "Veto", "describe", "paused_gc", "score",
            "score_pairs"]
 
 

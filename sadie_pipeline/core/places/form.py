@@ -88,4 +88,4 @@ def bare_name(name: str) -> str:
 
 def name_words(core: str) -> list[str]:
     """The name's distinctive words, cut to six letters (a typo at the end still blocks)."""
-    return sorted({intern(t[:6]) for t in core.split() if len(t) >= 3 and t not in NAME_STOP and not t.isdigit()})
+    return sorted({t[:6] for t in core.split() if len(t) >= 3 and t not in NAME_STOP and not t.isdigit()})

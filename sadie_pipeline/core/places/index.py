@@ -111,17 +111,14 @@ class PlaceIndex:
 
     # -- blocking ---------------------------------------------------------------------------------
 
-    def block_keys(self, i: int, rare: Sequence[str] = (), cells=None) -> list[str]:
-        """The keys record i is looked up by; `rare` are its rarest name words; `cells` its map
-        cells (default geo_keys: four shifted grids)."""
+    def block_keys(self, i: int, rare: Sequence[str], cells: Iterable[str]) -> list[str]:
+        """The keys record i is looked up by; `rare` are its rarest name words, `cells` its map
+        cells' keys."""
         return _keys(self.phone[i], (self.web[i],), self.num[i], self.street[i], self.city[i], self.core[i],
-                     self.state[i], rare, (cells or geo_keys)(self.lat[i], self.lng[i]))
-
-    def name_words(self, i: int) -> list[str]:
-        return name_words(self.core[i])
+                     self.state[i], rare, cells)
 
     def rare_words(self, limit: int = 2) -> list[list[str]]:
-        words = [self.name_words(i) for i in range(self.n)]
+        words = [name_words(c) for c in self.core]
         freq = Counter((self.state[i], w) for i in range(self.n) for w in words[i])
         return [sorted(ws, key=lambda w, s=self.state[i]: (freq[(s, w)], w))[:limit] for i, ws in enumerate(words)]
 
@@ -149,7 +146,7 @@ class PlaceIndex:
         (100,000 records' key strings would take 60 MB)."""
         hashes, counts, word = array("q"), array("l"), array("b")
         for i, rare in enumerate(self.rare_words()):
-            keys = self.block_keys(i, rare, _no_cells)
+            keys = self.block_keys(i, rare, ())  # cells: _cell_codes
             hashes.extend(map(hash, keys))
             counts.append(len(keys))
             word.extend(k[0] == "n" for k in keys)
@@ -159,7 +156,8 @@ class PlaceIndex:
                 np.concatenate([np.frombuffer(word, dtype=np.int8), np.zeros(len(cells), dtype=np.int8)]))
 
     def _cell_codes(self) -> tuple[np.ndarray, np.ndarray]:
-        """geo_keys of every located record as numbers, not strings (the same cells): (codes, record)."""
+        """The map cells of every located record in four grids shifted by half a cell, as numbers
+        (two places less than half a cell apart share a cell in one of them): (codes, record)."""
         located = np.flatnonzero(~np.isnan(self.lat))
         y, x = self.lat[located] / _CELL, self.lng[located] / _CELL
         codes = [(a << 42) | (_cell(y + dy) << 21) | _cell(x + dx) for a, (dy, dx) in enumerate(_SHIFTS)]
@@ -214,23 +212,12 @@ def stored_keys(form: PlaceForm, lat: float | None, lng: float | None) -> list[s
                  name_words(form.core), stored_cell(*_coord(lat, lng)))
 
 
-def geo_keys(lat: float, lng: float) -> list[str]:
-    if math.isnan(lat) or math.isnan(lng):
-        return []
-    y, x = lat / _CELL, lng / _CELL
-    return [f"g:{a}:{math.floor(y + dy)},{math.floor(x + dx)}" for a, (dy, dx) in enumerate(_SHIFTS)]
-
-
 def _cell(position: np.ndarray) -> np.ndarray:
     return np.floor(position).astype(np.int64) & _MASK
 
 
-def _no_cells(lat: float, lng: float) -> list[str]:
-    return []
-
-
 def stored_cell(lat: float, lng: float) -> list[str]:
-    """The one cell a stored listing is keyed by (grid 0 of geo_keys)."""
+    """The one cell a stored listing is keyed by (grid 0)."""
     if math.isnan(lat) or math.isnan(lng):
         return []
     return [f"g:0:{math.floor(lat / _CELL)},{math.floor(lng / _CELL)}"]

@@ -3,10 +3,10 @@
 -- name: stale
 -- Listings whose keys are missing or were computed from other fields or other code
 -- (pipeline.listing_place_fields says which fields), with those fields and their digest.
-SELECT f.id, f.name, f.address1, f.city, f.zip, f.phone, f.state, f.website, f.lat, f.lng,
-       md5(%(version)s || '|' || f.fields) AS fingerprint, f.merged
-  FROM pipeline.listing_place_fields f LEFT JOIN pipeline.listing_match_keyed k ON k.listing_id = f.id
- WHERE k.fingerprint IS DISTINCT FROM md5(%(version)s || '|' || f.fields);
+SELECT f.id, f.name, f.address1, f.city, f.zip, f.phone, f.state, f.website, f.lat, f.lng, f.fingerprint, f.merged
+  FROM (SELECT *, md5(%(version)s || '|' || fields) AS fingerprint FROM pipeline.listing_place_fields) f
+  LEFT JOIN pipeline.listing_match_keyed k ON k.listing_id = f.id
+ WHERE k.fingerprint IS DISTINCT FROM f.fingerprint;
 
 -- name: forget
 DELETE FROM pipeline.listing_match_keys WHERE listing_id = ANY(%(ids)s);
