@@ -119,23 +119,27 @@ def generate(db_url: str, n: int, cities_per_state: int, seed: int) -> None:
         conn.execute("ANALYZE")
 
 
-def run_stage(asset, db_url: str, store_root: str, run_config: dict | None = None) -> tuple[float, float, object]:
-    """(run wall seconds, the asset step's own seconds, its metadata)."""
+def run_stage(asset, db_url: str, store_root: str, run_config: dict | None = None,
+              sources: tuple = ()) -> tuple[float, float, object]:
+    """(run wall seconds, the asset step's own seconds, its metadata); `sources`: upstream assets
+    whose stored values the asset loads (through the IO managers) rather than runs."""
     from dagster import DagsterInstance, materialize
 
+    from sadie_pipeline.io_managers import io_manager_resources
     from sadie_pipeline.partitions import range_tags
     from sadie_pipeline.resources.database import Database
     from sadie_pipeline.resources.object_store import ObjectStore
     from sadie_pipeline.resources.onedrive import OneDriveResource
     from sadie_pipeline.resources.slack import SlackResource
 
-    resources = {"database": Database(url=db_url), "object_store": ObjectStore(local_root=store_root),
-                 "onedrive": OneDriveResource(), "slack": SlackResource()}
+    database, store = Database(url=db_url), ObjectStore(local_root=store_root)
+    resources = {"database": database, "object_store": store, "onedrive": OneDriveResource(), "slack": SlackResource(),
+                 **io_manager_resources(database, store)}
     quiet = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
     started = time.perf_counter()
     with DagsterInstance.ephemeral() as instance:
-        result = materialize([asset], instance=instance, resources=resources, run_config={**(run_config or {}), **quiet},
-                             tags=range_tags(REGIONS[0], REGIONS[-1]))
+        result = materialize([*sources, asset], selection=[asset], instance=instance, resources=resources,
+                             run_config={**(run_config or {}), **quiet}, tags=range_tags(REGIONS[0], REGIONS[-1]))
     wall = time.perf_counter() - started
     assert result.success
     event = result.asset_materializations_for_node(asset.key.path[-1])[0]  # one per region, same figures
@@ -153,7 +157,8 @@ def stage(name: str, db_url: str, store_root: str) -> dict:
 
     asset, config = {"score": (lead_scores, None), "launch": (launched_leads, LAUNCH_ALL),
                      "export": (lead_exports, None), "reexport": (lead_exports, None)}[name]
-    wall, step_s, meta = run_stage(asset, db_url, store_root, config)
+    sources = (launched_leads,) if asset is lead_exports else ()  # the export loads the launch's stored value
+    wall, step_s, meta = run_stage(asset, db_url, store_root, config, sources)
     figures = {"wall_s": round(wall, 2), "step_s": round(step_s, 2), "peak_rss_mb": round(peak_rss_mb(), 1)}
     if name == "score":
         figures.update(hotels=meta["hotels_scored"].value, mean=meta["mean_score"].value)

@@ -1,5 +1,7 @@
 """Hotel-lead assets, partitioned by region: discovery -> entities -> websites -> booking engines
-(the enrichment layers follow)."""
+(the enrichment layers follow). These change sadie_gtm's tables in place (upserts and set-based
+SQL that merge into rows other regions' runs and people's review decisions also touch), so they
+hand no value to an IO manager; their outcomes are in their metadata."""
 
 import asyncio
 import datetime as dt

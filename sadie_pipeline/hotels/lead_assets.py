@@ -1,7 +1,12 @@
 """The action tier of the hotel-lead graph, partitioned by region: golden records -> scores ->
-the daily launch -> exports; and `pipeline_health`, the seed's health figures over time."""
+the daily launch -> exports; and `pipeline_health`, the seed's health figures over time.
 
-from dagster import AssetExecutionContext, Config, MaterializeResult, MetadataValue, asset
+Values go through IO managers: the scores and the launched hotels as DataFrames replaced per
+region in PostgreSQL (sadie_leads.*; lead_exports loads the launch's), the exports' manifest and
+the health figures as JSON in the object store."""
+
+import pandas as pd
+from dagster import AssetExecutionContext, AssetIn, Config, MaterializeResult, MetadataValue, asset
 
 from sadie_pipeline.core.hotel_status import LAUNCHED
 from sadie_pipeline.core.launch import LaunchCriteria
@@ -12,11 +17,13 @@ from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.room_counts import room_counts
 from sadie_pipeline.hotels.exports.delivery import ExportResult, export_region
+from sadie_pipeline.hotels.frames import LAUNCHED_LEADS, LEAD_SCORES, launched_frame, region_table, scores_frame
 from sadie_pipeline.hotels.golden import GoldenResult, build_golden, golden_hotel_ids
 from sadie_pipeline.hotels.health import pipeline_health as health_figures
 from sadie_pipeline.hotels.launch import LaunchResult, launch_region
 from sadie_pipeline.hotels.queries import run
 from sadie_pipeline.hotels.scoring import ScoreResult, score_regions
+from sadie_pipeline.io_managers import OBJECT_STORE_IO_MANAGER
 from sadie_pipeline.metadata import path_list, table_preview, table_schema
 from sadie_pipeline.regions import REGIONS
 from sadie_pipeline.resources.database import Database
@@ -65,7 +72,9 @@ def score_histogram(histogram: dict[int, int]) -> dict[str, int]:
        deps=[booking_engine_detection, room_counts, attraction_proximity, hotel_research, *owner_assets])
 def golden_hotels(context: AssetExecutionContext, config: CitiesOnly, database: Database) -> MaterializeResult:
     """One golden record per hotel: each field's value chosen by source priority and confidence
-    (seed 001), every candidate kept in field_provenance; duplicate decision makers merged."""
+    (seed 001), every candidate kept in field_provenance; duplicate decision makers merged.
+    Changed in place with set-based SQL rather than returned to an IO manager: only the hotels
+    whose inputs changed are rewritten, with their provenance, in the tables the rest reads."""
     result = GoldenResult()
     for region in context.partition_keys:
         with database.connect(actor=_actor(context)) as conn:
@@ -89,21 +98,24 @@ class ScoreConfig(CitiesOnly):
     completeness, verified_contacts), summing to 100; empty: the defaults."""
 
 
-@asset(**REGION_ASSET, deps=[golden_hotels], kinds={"postgres"})
-def lead_scores(context: AssetExecutionContext, config: ScoreConfig, database: Database) -> MaterializeResult:
+@asset(**REGION_ASSET, **region_table(LEAD_SCORES), deps=[golden_hotels], kinds={"postgres"})
+def lead_scores(context: AssetExecutionContext, config: ScoreConfig,
+                database: Database) -> MaterializeResult[pd.DataFrame]:
     """A 0-100 score per enriched hotel (tier 2 hotels straight from detection), every component
-    in score_details; status 4 (SCORED)."""
+    in score_details; status 4 (SCORED). Value: the regions' scores as they now stand, one row
+    per scored hotel with each component's points (sadie_leads.lead_scores, per region)."""
     weights = ScoreWeights.from_mapping(config.weights) if config.weights else ScoreWeights()
     result = ScoreResult()
     score_regions(database, context.partition_keys, weights, result, config.cities, actor=_actor(context))
-    return MaterializeResult(metadata={
+    with database.connect() as conn:
+        scores = scores_frame(conn, context.partition_keys)
+    return MaterializeResult(value=scores, metadata={  # dagster/row_count: the IO manager's, the frame's rows
         "hotels_scored": result.scored,
         "scores_changed": result.changed,
         "mean_score": result.mean,
         **score_histogram(result.histogram),
         "weights": MetadataValue.json(weights.as_dict()),
         "preview": table_preview(SCORE_PREVIEW, result.preview),
-        "dagster/row_count": _row_count(database, "scored_row_count", list(context.partition_keys)),
     })
 
 
@@ -116,10 +128,13 @@ class LaunchConfig(CitiesOnly):
     """Decide and report, change nothing."""
 
 
-@asset(**REGION_ASSET, deps=[lead_scores], kinds={"postgres"})
-def launched_leads(context: AssetExecutionContext, config: LaunchConfig, database: Database) -> MaterializeResult:
+@asset(**REGION_ASSET, **region_table(LAUNCHED_LEADS), deps=[lead_scores], kinds={"postgres"})
+def launched_leads(context: AssetExecutionContext, config: LaunchConfig,
+                   database: Database) -> MaterializeResult[pd.DataFrame]:
     """The daily launch: scored hotels meeting the criteria (score threshold, required fields,
-    tier) go live (status 5, LIVE); the rejected keep status 4 (SCORED) with their reasons."""
+    tier) go live (status 5, LIVE); the rejected keep status 4 (SCORED) with their reasons.
+    Value: the regions' launched hotels after the launch (LIVE or EXPORTED; a dry run's are the
+    ones before it), which lead_exports exports (sadie_leads.launched_leads, per region)."""
     criteria = LaunchCriteria(min_score=config.min_score, required_fields=tuple(config.required_fields),
                               tiers=tuple(config.tiers), require_contact_email=config.require_contact_email)
     result = LaunchResult()
@@ -127,7 +142,9 @@ def launched_leads(context: AssetExecutionContext, config: LaunchConfig, databas
     for region in context.partition_keys:
         with database.connect(actor=_actor(context)) as conn:
             launch_region(conn, region, criteria, result, dry_run=config.dry_run, cities=config.cities)
-    return MaterializeResult(metadata={
+    with database.connect() as conn:
+        launched = launched_frame(conn, context.partition_keys)
+    return MaterializeResult(value=launched, metadata={
         "dry_run": config.dry_run,
         "launched": result.launched,
         "rejected": result.rejected,
@@ -136,22 +153,29 @@ def launched_leads(context: AssetExecutionContext, config: LaunchConfig, databas
                                                             "required_fields": list(criteria.required_fields)}),
         "launched_hotels": table_preview(LAUNCHED_PREVIEW, result.launched_preview),
         "rejected_hotels": table_preview(REJECTED_PREVIEW, result.rejected_preview),
-        "dagster/row_count": _row_count(database, "launched_row_count", list(context.partition_keys)),
     })
 
 
-@asset(**REGION_ASSET, deps=[launched_leads], kinds={"s3", "excel"}, pool="onedrive")
-def lead_exports(context: AssetExecutionContext, config: CitiesOnly, database: Database, object_store: ObjectStore,
-                 onedrive: OneDriveResource, slack: SlackResource) -> MaterializeResult:
-    """One xlsx per city and one per state of the live hotels, with their decision makers; written
-    to exports/{state}/{city}.xlsx, uploaded to OneDrive when configured, announced in Slack;
-    status 6 (EXPORTED). Files whose data did not change are left alone and not announced again."""
+@asset(**REGION_ASSET, ins={"launched_leads": AssetIn(metadata={"columns": ["hotel_id", "region"]})},
+       io_manager_key=OBJECT_STORE_IO_MANAGER, kinds={"s3", "excel"}, pool="onedrive")
+def lead_exports(context: AssetExecutionContext, config: CitiesOnly, launched_leads: pd.DataFrame,
+                 database: Database, object_store: ObjectStore, onedrive: OneDriveResource,
+                 slack: SlackResource) -> MaterializeResult[dict]:
+    """One xlsx per city and one per state of the launched hotels (the launch's value, loaded per
+    region), with their decision makers; written to exports/{state}/{city}.xlsx, uploaded to
+    OneDrive when configured, announced in Slack; status 6 (EXPORTED). Files whose data did not
+    change are left alone and not announced again. The workbooks keep the seed's key layout and
+    are written, uploaded and recorded file by file in the step (a failed upload fails only its
+    file); the value is each region's manifest of them, JSON in the object store."""
     result = ExportResult()
     database.analyze("sadie_gtm.hotels")  # the launch just moved every hotel's status
     result.upload = "onedrive" if onedrive.configured() else f"object store only ({onedrive.not_configured_message()})"
+    launched = {region: set(ids.tolist()) for region, ids in launched_leads.groupby("region")["hotel_id"]}
     for region in context.partition_keys:
-        export_region(database, object_store, onedrive, slack, region, result, config.cities, actor=_actor(context))
-    return MaterializeResult(metadata={
+        export_region(database, object_store, onedrive, slack, region, result, config.cities, actor=_actor(context),
+                      hotel_ids=launched.get(region, set()))
+    manifests = {region: result.manifest(region) for region in context.partition_keys}
+    return MaterializeResult(value=manifests, metadata={
         "files_written": len(result.written),
         "files_unchanged": len(result.unchanged),
         "hotels_exported": result.hotels_exported,
@@ -164,15 +188,16 @@ def lead_exports(context: AssetExecutionContext, config: CitiesOnly, database: D
     })
 
 
-@asset(group_name="monitoring", kinds={"postgres"})
-def pipeline_health(context: AssetExecutionContext, database: Database) -> MaterializeResult:
+@asset(group_name="monitoring", kinds={"postgres", "s3"}, io_manager_key=OBJECT_STORE_IO_MANAGER)
+def pipeline_health(context: AssetExecutionContext, database: Database) -> MaterializeResult[dict]:
     """Seed 001's pipeline health query over every region (enrichment progress, layer coverage,
-    contact quality), hotels per pipeline stage and open dead letters: numbers the UI plots."""
+    contact quality), hotels per pipeline stage and open dead letters: numbers the UI plots.
+    Value: the same figures, JSON in the object store (the latest; the metadata keeps the history)."""
     with database.connect() as conn:
         figures = health_figures(conn, list(REGIONS))
     stages = {f"stage_{k}": v for k, v in figures["stages"].items()}
     dead = {f"dead_letters_{k}": v for k, v in figures["dead_letters"].items()}
-    return MaterializeResult(metadata={
+    return MaterializeResult(value=figures, metadata={
         **figures["health"], **stages, **dead,
         "dead_letters_open": sum(figures["dead_letters"].values()),
         "hotels": sum(figures["stages"].values()),

@@ -11,6 +11,7 @@ from dagster import materialize
 
 from sadie_pipeline.hotels.assets import booking_engine_detection, hotel_discovery, hotel_entities, hotel_websites
 from sadie_pipeline.hotels.markets import add_market
+from sadie_pipeline.io_managers import io_manager_resources
 from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
 from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
 from sadie_pipeline.resources.serper import SerperResource
@@ -27,7 +28,7 @@ def sandbox_resources(database, store, sb, keys: bool = True) -> dict:
     fast = {"backoff_base_s": 0.05, "backoff_max_s": 0.2}
     llm = {**fast, "requests_per_minute": 6000}
     return {
-        "database": database, "object_store": store,
+        "database": database, "object_store": store, **io_manager_resources(database, store),
         "serper": SerperResource(api_key=KEY, base_url=sb.base_url("serper"), requests_per_minute=6000),
         "website_fetcher": WebsiteFetcher(proxy=sb.proxy_url, total_timeout_s=3, read_timeout_s=2, connect_timeout_s=2),
         "groq": GroqResource(api_key=KEY if keys else None, base_url=sb.base_url("groq"), **llm),

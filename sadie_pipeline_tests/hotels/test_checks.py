@@ -17,6 +17,7 @@ from openpyxl import load_workbook
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.checks import HotelCheck, hotel_checks
 from sadie_pipeline.hotels.lead_assets import golden_hotels, launched_leads, lead_exports, lead_scores
+from sadie_pipeline.io_managers import io_manager_resources
 from sadie_pipeline.partitions import range_tags, region_partitions
 from sadie_pipeline.resources.onedrive import OneDriveResource
 from sadie_pipeline.resources.slack import SlackResource
@@ -29,7 +30,8 @@ PEOPLE = [{"full_name": "Maria Lopez", "title": "General Manager", "email": "mar
 
 
 def _resources(database, store):
-    return {"database": database, "object_store": store, "onedrive": OneDriveResource(), "slack": SlackResource()}
+    return {"database": database, "object_store": store, "onedrive": OneDriveResource(), "slack": SlackResource(),
+            **io_manager_resources(database, store)}
 
 
 def _run(database, store, instance, assets=LEADS):

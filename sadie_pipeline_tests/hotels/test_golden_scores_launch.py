@@ -10,6 +10,7 @@ from dagster import materialize
 from sadie_pipeline.cli import main
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.lead_assets import golden_hotels, launched_leads, lead_scores
+from sadie_pipeline.io_managers import POSTGRES_IO_MANAGER, PostgresPandasIOManager
 from sadie_pipeline_tests.hotels.leads_data import TIER2_ENGINE, add_hotel
 
 MARIA = {"full_name": "Maria Lopez", "title": "General Manager", "email": "maria@seabreeze.com",
@@ -23,8 +24,8 @@ def _golden(database, hotel_id):
 
 
 def _run(assets, database, instance, run_config=None):
-    result = materialize(assets, partition_key="US-FL", instance=instance, resources={"database": database},
-                         run_config=run_config)
+    resources = {"database": database, POSTGRES_IO_MANAGER: PostgresPandasIOManager(database=database)}
+    result = materialize(assets, partition_key="US-FL", instance=instance, resources=resources, run_config=run_config)
     assert result.success
     return result
 

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import pandas as pd
 import psycopg
 from dagster import Config, MetadataValue
 
@@ -24,6 +25,7 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_WEBSITE,
 )
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
+from sadie_pipeline.hotels.frames import layer_frame, layer_table, region_table
 from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
 
 T = TypeVar("T")
@@ -53,12 +55,35 @@ class LayerConfig(Config):
     """With force_refresh: only hotels whose layer last ran more than this many days ago (0: all)."""
 
 
+def layer_asset(name: str) -> dict[str, Any]:
+    """@asset arguments of a layer: its value, the run's outcome per hotel, replaced per region
+    in sadie_leads.{name} by the Postgres IO manager (the layer's findings themselves are merged
+    into hotel_owner_enrichment in place, as every layer shares that row)."""
+    return region_table(layer_table(name))
+
+
+def _detail(outcome: ItemOutcome[Any]) -> str | None:
+    return str(outcome.error_class) if outcome.status == "dead_letter" else outcome.reason
+
+
 @dataclass
 class LayerResult:
     layer: str
     outcomes: list[ItemOutcome[Any]] = field(default_factory=list)
     skipped_reason: str | None = None
     enriched: int = 0  # hotels that reached status 3 (ENRICHED)
+    regions: list[str] = field(default_factory=list)  # each outcome's region, in step with outcomes
+
+    def add(self, region: str, outcomes: Sequence[ItemOutcome[Any]]) -> None:
+        self.outcomes += outcomes
+        self.regions += [region] * len(outcomes)
+
+    def frame(self) -> pd.DataFrame:
+        """The run's value: one row per hotel taken up (hotel, region, outcome, detail, attempts, value)."""
+        rows = [(int(o.item_key.split(":", 1)[1]), region, self.layer, o.status, _detail(o), o.attempts,
+                 o.value if o.status == "ok" else ({"last_error": o.last_error} if o.last_error else None))
+                for o, region in zip(self.outcomes, self.regions)]
+        return layer_frame(rows, layer_table(self.layer))
 
     def metadata(self) -> dict[str, Any]:
         counts = outcome_counts(self.outcomes) if self.outcomes else {}
@@ -168,4 +193,4 @@ def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, l
         outcomes = run_layer(hotels, worker_for(region, hotels), concurrency=concurrency, close=close)
         with database.connect() as conn:
             result.enriched += finish_layer(conn, region, result.layer, layer_bit, outcomes, hotels, save)
-        result.outcomes += outcomes
+        result.add(region, outcomes)

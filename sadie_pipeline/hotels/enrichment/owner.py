@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
+import pandas as pd
 import psycopg
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 
@@ -50,6 +51,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
     enrich_regions,
+    layer_asset,
     save_layer,
 )
 from sadie_pipeline.hotels.websites import content_key
@@ -140,9 +142,9 @@ def _json(value: Any) -> Any:
 
 # --- RDAP ------------------------------------------------------------------------------------------
 
-@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"}, pool="rdap")
+@asset(**REGION_ASSET, **layer_asset("rdap_owner"), deps=[booking_engine_detection], kinds={"postgres"}, pool="rdap")
 def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Database,
-               rdap: RdapResource) -> MaterializeResult:
+               rdap: RdapResource) -> MaterializeResult[pd.DataFrame]:
     """Who registered each tier-1 hotel's domain (RDAP): registrant organisation on the
     enrichment row, the registrant person (unless privacy-protected) as a decision maker."""
     result = LayerResult("rdap_owner", skipped_reason=None if rdap.configured() else "RDAP not configured")
@@ -178,7 +180,7 @@ def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Da
                    concurrency=rdap.max_concurrency, close=rdap.aclose)
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
-    return MaterializeResult(metadata={
+    return MaterializeResult(value=result.frame(), metadata={
         **result.metadata(),
         "registrant_orgs_found": sum(1 for v in values if v.get("registrant_org")),
         "not_in_rdap": sum(1 for v in values if v.get("domain") and not v["found"]),
@@ -189,9 +191,10 @@ def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Da
 
 # --- DNS -------------------------------------------------------------------------------------------
 
-@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"}, pool="dns")
+@asset(**REGION_ASSET, **layer_asset("dns_email_provider"),
+       deps=[booking_engine_detection], kinds={"postgres"}, pool="dns")
 def dns_email_provider(context: AssetExecutionContext, config: LayerConfig, database: Database,
-                       dns: DnsResource) -> MaterializeResult:
+                       dns: DnsResource) -> MaterializeResult[pd.DataFrame]:
     """Each tier-1 hotel's mail provider from its domain's MX, SPF and DMARC records."""
     result = LayerResult("dns_email_provider", skipped_reason=None if dns.configured() else "DNS not configured")
 
@@ -219,7 +222,7 @@ def dns_email_provider(context: AssetExecutionContext, config: LayerConfig, data
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
     providers = Counter(v["email_provider"] or "unknown" for v in values)
-    return MaterializeResult(metadata={
+    return MaterializeResult(value=result.frame(), metadata={
         **result.metadata(),
         "providers": _json(dict(sorted(providers.items()))),
         "with_mx": sum(1 for v in values if v["mx_hosts"]),
@@ -250,9 +253,10 @@ def stored_homepage(store: ObjectStore, hotel: dict[str, Any]) -> tuple[str, str
     return html, base
 
 
-@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres", "s3"}, pool="websites")
+@asset(**REGION_ASSET, **layer_asset("website_contacts"),
+       deps=[booking_engine_detection], kinds={"postgres", "s3"}, pool="websites")
 def website_contacts(context: AssetExecutionContext, config: LayerConfig, database: Database,
-                     object_store: ObjectStore, website_fetcher: WebsiteFetcher) -> MaterializeResult:
+                     object_store: ObjectStore, website_fetcher: WebsiteFetcher) -> MaterializeResult[pd.DataFrame]:
     """People running each tier-1 hotel (names, titles, e-mails, phones) from the contact, team
     and about pages linked from its stored homepage."""
     result = LayerResult("website_contacts")
@@ -303,7 +307,7 @@ def website_contacts(context: AssetExecutionContext, config: LayerConfig, databa
         pages["fetched"] += v["pages_ok"]
         pages["failed"] += v["pages_failed"]
     people = [p for v in values for p in v["people"]]
-    return MaterializeResult(metadata={
+    return MaterializeResult(value=result.frame(), metadata={
         **result.metadata(),
         "contact_pages": _json(dict(pages)),
         "decision_makers_found": len(people),
@@ -330,9 +334,10 @@ def _verification_inputs(conn: psycopg.Connection, hotel_ids: list[int]) -> tupl
     return mx, people
 
 
-@asset(**REGION_ASSET, deps=[website_contacts, dns_email_provider], kinds={"postgres"}, pool="dns")
+@asset(**REGION_ASSET, **layer_asset("email_verification"),
+       deps=[website_contacts, dns_email_provider], kinds={"postgres"}, pool="dns")
 def email_verification(context: AssetExecutionContext, config: LayerConfig, database: Database,
-                       dns: DnsResource) -> MaterializeResult:
+                       dns: DnsResource) -> MaterializeResult[pd.DataFrame]:
     """A status for each decision maker's address (syntax, MX, role account, the domain's
     pattern; no SMTP, so never "verified"), and pattern guesses for people without one."""
     result = LayerResult("email_verification")
@@ -393,7 +398,7 @@ def email_verification(context: AssetExecutionContext, config: LayerConfig, data
 
     values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
     by_status = Counter(row["status"] for v in values for row in (*v["statuses"], *v["guesses"]))
-    return MaterializeResult(metadata={
+    return MaterializeResult(value=result.frame(), metadata={
         **result.metadata(),
         "emails_checked": sum(len(v["statuses"]) for v in values),
         "emails_guessed": sum(len(v["guesses"]) for v in values),

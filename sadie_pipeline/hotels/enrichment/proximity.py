@@ -4,16 +4,27 @@
 
 from typing import Any
 
+import pandas as pd
 import psycopg
 from dagster import AssetExecutionContext, MaterializeResult, asset
 
+from sadie_pipeline.core.categories import CategoryGroup
 from sadie_pipeline.core.enrichment.layers import LAYER_PROXIMITY
 from sadie_pipeline.core.enrichment.proximity import Attraction, AttractionIndex, proximity_many
 from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
-from sadie_pipeline.hotels.enrichment.common import LayerConfig, LayerResult, hotels_needing, mark_enriched, save_layer
+from sadie_pipeline.hotels.enrichment.common import (
+    LayerConfig,
+    LayerResult,
+    hotels_needing,
+    layer_asset,
+    mark_enriched,
+    save_layer,
+)
 from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.reliability import ItemOutcome
 
-ATTRACTION_CATEGORIES = r"(attraction|museum|park|beach|gallery|landmark|historic|lighthouse|garden|zoo|aquarium|theat|golf|winery|tour)"
+# the vocabulary's groups of places a visitor goes to see or do (core/categories.py)
+ATTRACTION_GROUPS = [CategoryGroup.ATTRACTION.value, CategoryGroup.ACTIVITY.value]
 
 
 def attractions(conn: psycopg.Connection) -> list[Attraction]:
@@ -21,7 +32,7 @@ def attractions(conn: psycopg.Connection) -> list[Attraction]:
     rows = conn.execute(
         """SELECT l.name, loc.lat, loc.lng FROM public.listings l JOIN public.locations loc ON loc.id = l.location_id
             WHERE l.listing_visible AND loc.lat IS NOT NULL AND loc.lng IS NOT NULL
-              AND coalesce(l.category, '') ~* %s""", (ATTRACTION_CATEGORIES,)).fetchall()
+              AND split_part(l.category, '.', 1) = ANY(%s)""", (ATTRACTION_GROUPS,)).fetchall()
     return [Attraction(name, float(lat), float(lng)) for name, lat, lng in rows]
 
 
@@ -30,8 +41,9 @@ def attractions(conn: psycopg.Connection) -> list[Attraction]:
 NEAREST_WITHIN_KM = 100.0
 
 
-@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"})
-def attraction_proximity(context: AssetExecutionContext, config: LayerConfig, database: Database) -> MaterializeResult:
+@asset(**REGION_ASSET, **layer_asset("attraction_proximity"), deps=[booking_engine_detection], kinds={"postgres"})
+def attraction_proximity(context: AssetExecutionContext, config: LayerConfig,
+                         database: Database) -> MaterializeResult[pd.DataFrame]:
     result = LayerResult("attraction_proximity")
     with database.connect() as conn:
         index = AttractionIndex(attractions(conn))
@@ -39,6 +51,7 @@ def attraction_proximity(context: AssetExecutionContext, config: LayerConfig, da
     for region in context.partition_keys:
         with database.connect() as conn:
             hotels = hotels_needing(conn, region, LAYER_PROXIMITY, config)
+            outcomes: list[ItemOutcome[dict[str, Any]]] = []
             found = proximity_many(((h["id"], h["lat"], h["lng"]) for h in hotels if h["lat"] is not None), index,
                                    max_nearest_km=NEAREST_WITHIN_KM)
             for hotel in hotels:
@@ -49,8 +62,10 @@ def attraction_proximity(context: AssetExecutionContext, config: LayerConfig, da
                 measured += bool(near)
                 save_layer(conn, hotel["id"], LAYER_PROXIMITY, "attraction_proximity", values, "dmo_listings",
                            None, config.force_refresh)
+                outcomes.append(ItemOutcome(f"hotel:{hotel['id']}", "ok", value=values, attempts=1))
             result.enriched += mark_enriched(conn, region)
+        result.add(region, outcomes)
         result.skipped_reason = None if len(index) else "no DMO attractions with coordinates yet"
-    return MaterializeResult(metadata={"layer": "attraction_proximity", "attractions": len(index),
-                                       "hotels_measured": measured, "hotels_now_enriched": result.enriched,
-                                       "skipped_reason": result.skipped_reason or ""})
+    return MaterializeResult(value=result.frame(), metadata={
+        "layer": "attraction_proximity", "attractions": len(index), "hotels_measured": measured,
+        "hotels_now_enriched": result.enriched, "skipped_reason": result.skipped_reason or ""})

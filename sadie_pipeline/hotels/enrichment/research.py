@@ -4,6 +4,7 @@ with evidence, from Anthropic's structured output over the website text."""
 
 from typing import Any
 
+import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 
 from sadie_pipeline.core.enrichment.layers import LAYER_RESEARCH
@@ -14,6 +15,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     LayerResult,
     enrich_regions,
     hotels_needing,
+    layer_asset,
     mark_enriched,
     save_layer,
 )
@@ -21,12 +23,13 @@ from sadie_pipeline.hotels.enrichment.text import website_text
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.llm import AnthropicResource
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline.resources.reliability import SkipItem
+from sadie_pipeline.resources.reliability import ItemOutcome, SkipItem
 
 
-@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"}, pool="llm")
+@asset(**REGION_ASSET, **layer_asset("hotel_research"), deps=[booking_engine_detection], kinds={"postgres"},
+       pool="llm")
 def hotel_research(context: AssetExecutionContext, config: LayerConfig, database: Database,
-                   object_store: ObjectStore, anthropic: AnthropicResource) -> MaterializeResult:
+                   object_store: ObjectStore, anthropic: AnthropicResource) -> MaterializeResult[pd.DataFrame]:
     result = LayerResult("hotel_research")
     if not anthropic.configured():
         # The layer counts as run (with nothing found) so hotels are not held back; a later
@@ -34,11 +37,14 @@ def hotel_research(context: AssetExecutionContext, config: LayerConfig, database
         result.skipped_reason = anthropic.not_configured_message()
         for region in context.partition_keys:
             with database.connect() as conn:
-                for hotel in hotels_needing(conn, region, LAYER_RESEARCH, config):
+                hotels = hotels_needing(conn, region, LAYER_RESEARCH, config)
+                for hotel in hotels:
                     save_layer(conn, hotel["id"], LAYER_RESEARCH, "hotel_research", {}, "not_configured", None,
                                config.force_refresh)
                 result.enriched += mark_enriched(conn, region)
-        return MaterializeResult(metadata=result.metadata())
+            result.add(region, [ItemOutcome(f"hotel:{h['id']}", "skipped", reason=result.skipped_reason)
+                                for h in hotels])
+        return MaterializeResult(value=result.frame(), metadata=result.metadata())
 
     async def research(hotel: dict[str, Any]) -> dict[str, Any]:
         text = website_text(object_store, hotel)
@@ -59,4 +65,4 @@ def hotel_research(context: AssetExecutionContext, config: LayerConfig, database
 
     enrich_regions(context.partition_keys, database, result, LAYER_RESEARCH, config, lambda region, hotels: research,
                    save, concurrency=4, close=anthropic.aclose)
-    return MaterializeResult(metadata=result.metadata())
+    return MaterializeResult(value=result.frame(), metadata=result.metadata())

@@ -4,6 +4,7 @@ else (or when the model finds none) by the regex fallback; the evidence is kept.
 
 from typing import Any
 
+import pandas as pd
 from dagster import AssetExecutionContext, MaterializeResult, asset
 
 from sadie_pipeline.core.enrichment.layers import LAYER_ROOM_COUNT
@@ -13,6 +14,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
     enrich_regions,
+    layer_asset,
     save_layer,
 )
 from sadie_pipeline.hotels.enrichment.text import website_text
@@ -21,9 +23,9 @@ from sadie_pipeline.resources.llm import GroqResource
 from sadie_pipeline.resources.object_store import ObjectStore
 
 
-@asset(**REGION_ASSET, deps=[booking_engine_detection], kinds={"postgres"}, pool="llm")
+@asset(**REGION_ASSET, **layer_asset("room_counts"), deps=[booking_engine_detection], kinds={"postgres"}, pool="llm")
 def room_counts(context: AssetExecutionContext, config: LayerConfig, database: Database, object_store: ObjectStore,
-                groq: GroqResource) -> MaterializeResult:
+                groq: GroqResource) -> MaterializeResult[pd.DataFrame]:
     use_llm = groq.configured()
     result = LayerResult("room_counts", skipped_reason=None if use_llm else "no Groq key: regex fallback")
 
@@ -49,4 +51,4 @@ def room_counts(context: AssetExecutionContext, config: LayerConfig, database: D
     enrich_regions(context.partition_keys, database, result, LAYER_ROOM_COUNT, config, lambda region, hotels: count,
                    save, concurrency=4, close=groq.aclose if use_llm else None)
     found = sum(1 for o in result.outcomes if o.status == "ok" and o.value and o.value.get("room_count"))
-    return MaterializeResult(metadata={**result.metadata(), "room_counts_found": found})
+    return MaterializeResult(value=result.frame(), metadata={**result.metadata(), "room_counts_found": found})

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,14 @@ class ExportResult:
     hotels_exported: int = 0
     upload: str = ""
     slack: str = ""
+    exported_by_region: Counter = field(default_factory=Counter)
+
+    def manifest(self, region: str) -> dict[str, Any]:
+        """What the run did for the region's files: the asset's value (JSON in the object store)."""
+        return {"region": region, "hotels_exported": self.exported_by_region[region],
+                "written": [{k: v for k, v in f.__dict__.items() if k != "region"}
+                            for f in self.written if f.region == region],
+                "unchanged": [{"scope": scope, "city": city} for r, scope, city in self.unchanged if r == region]}
 
 
 def _safe_name(text: str) -> str:
@@ -87,10 +96,12 @@ def file_names(region: str, city: str | None) -> tuple[str, str]:
     return f"exports/{state}/{name}.xlsx", f"{state}/{name}.xlsx"
 
 
-def region_rows(conn: psycopg.Connection, region: str, cities: Sequence[str] = ()
+def region_rows(conn: psycopg.Connection, region: str, cities: Sequence[str] = (),
+                hotel_ids: Collection[int] | None = None
                 ) -> tuple[dict[str | None, list[dict[str, Any]]], dict[str | None, list[dict[str, Any]]]]:
-    """The region's live hotels and their decision makers, by city, in file order: one query
-    each for the whole region (a state of 10,000 hotels is a few MB)."""
+    """The region's live hotels (only `hotel_ids` of them when given: the launch's) and their
+    decision makers, by city, in file order: one query each for the whole region (a state of
+    10,000 hotels is a few MB)."""
     wanted = {c.lower() for c in cities}
     grouped: list[dict[str | None, list[dict[str, Any]]]] = []
     for sql in (_LEADS, _PEOPLE):
@@ -98,7 +109,8 @@ def region_rows(conn: psycopg.Connection, region: str, cities: Sequence[str] = (
             by_city: dict[str | None, list[dict[str, Any]]] = {}
             for row in cur.execute(sql, {"region": region, "launched": list(LAUNCHED)}):
                 city = row["city"]
-                if wanted and (city or "").lower() not in wanted:
+                if (wanted and (city or "").lower() not in wanted) or (
+                        hotel_ids is not None and row["hotel_id"] not in hotel_ids):
                     continue
                 by_city.setdefault(city, []).append(row)
         grouped.append(by_city)
@@ -128,10 +140,11 @@ def latest_exports(conn: psycopg.Connection, region: str) -> dict[tuple[str, str
         return {(r["scope"], r["city"]): r for r in cur.execute(_LATEST, (region,))}
 
 
-def mark_exported(conn: psycopg.Connection, region: str, city: str | None) -> int:
+def mark_exported(conn: psycopg.Connection, leads: Sequence[dict[str, Any]]) -> int:
+    """The file's live hotels become exported (status 6); the count of those that were live."""
     return conn.execute("""UPDATE sadie_gtm.hotels SET status = %s, exported_at = now(), updated_at = now()
-                            WHERE region = %s AND status = %s AND (%s::text IS NULL OR city = %s)""",
-                        (HotelStatus.EXPORTED, region, HotelStatus.LIVE, city, city)).rowcount
+                            WHERE id = ANY(%s) AND status = %s""",
+                        (HotelStatus.EXPORTED, [r["hotel_id"] for r in leads], HotelStatus.LIVE)).rowcount
 
 
 def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str, city: str | None,
@@ -142,7 +155,7 @@ def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str,
     scope, city_key = ("city", city) if city else ("state", "")
     if latest_digest is not None and latest_digest == workbook_digest(leads, people):
         result.unchanged.append((region, scope, city_key))
-        mark_exported(conn, region, city)
+        mark_exported(conn, leads)
         return
     key, remote = file_names(region, city)
     data, stats = build_workbook(region, city, leads, people)
@@ -157,7 +170,9 @@ def export_one(conn: psycopg.Connection, store: Any, onedrive: Any, region: str,
            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
         (region, scope, city_key, key, remote_path or None, web_url, method, stats.digest, stats.hotels,
          stats.decision_makers, len(data)))
-    result.hotels_exported += mark_exported(conn, region, city)
+    exported = mark_exported(conn, leads)
+    result.hotels_exported += exported
+    result.exported_by_region[region] += exported
     result.written.append(ExportFile(region, scope, city_key, stats.hotels, stats.decision_makers, uri,
                                      remote_path, web_url, method, len(data)))
 
@@ -194,12 +209,14 @@ def announce(conn: psycopg.Connection, slack: Any, region: str, result: ExportRe
 
 
 def export_region(database: Any, store: Any, onedrive: Any, slack: Any, region: str, result: ExportResult,
-                  cities: Sequence[str] = (), actor: str = "lead_exports") -> None:
-    """Every city file of the region, then its state file, each committed on its own; then the
-    announcement. A failed file fails the run after the others are done, so a re-run redoes only it."""
+                  cities: Sequence[str] = (), actor: str = "lead_exports", hotel_ids: Collection[int] | None = None
+                  ) -> None:
+    """Every city file of the region (of `hotel_ids` when given), then its state file, each
+    committed on its own; then the announcement. A failed file fails the run after the others
+    are done, so a re-run redoes only it."""
     failures = []
     with database.connect(actor=actor) as conn:
-        leads, people = region_rows(conn, region, cities)
+        leads, people = region_rows(conn, region, cities, hotel_ids)
         digests = {key: e["digest"] for key, e in latest_exports(conn, region).items()}
         conn.commit()
         files = [(city, leads[city], people.get(city, [])) for city in sorted(c for c in leads if c)]

@@ -75,6 +75,3 @@ SELECT count(*) FROM sadie_gtm.golden_hotels WHERE region = ANY(%(regions)s);
 
 -- name: scored_row_count
 SELECT count(*) FROM sadie_gtm.hotels WHERE region = ANY(%(regions)s) AND score IS NOT NULL;
-
--- name: launched_row_count
-SELECT count(*) FROM sadie_gtm.hotels WHERE region = ANY(%(regions)s) AND status = ANY(%(launched)s);
