@@ -1,13 +1,11 @@
 """Lead-export workbook benchmark: write N synthetic hotels (and ~1.5 decision makers per hotel)
 with `write_leads_workbook`, streamed from generators, to a temporary .xlsx.
 
-    python benchmarks/workbook_write.py [--hotels 20000] [--dms-per-hotel 1.5] [--engine xml|openpyxl]
-                                        [--small-files 100] [--out FILE]
+    python benchmarks/workbook_write.py [--hotels 20000] [--dms-per-hotel 1.5] [--small-files 100] [--out FILE]
 
 Rows and cells per second count every row and every column of both sheets (cells left empty
 included: the row is what the export produces). Peak RSS is this process's maximum resident
-set (getrusage), data generation included; openpyxl's lxml mode (``openpyxl.LXML``) is reported
-since it changes openpyxl's serialiser. The projection extrapolates the cell rate to the stage's
+set (getrusage), data generation included. The projection extrapolates the cell rate to the stage's
 target (100,000 hotels, each in one city file and one state file, their decision makers
 likewise) on one core; the fixed cost of a file is measured apart, on --small-files 5-hotel
 workbooks written after the big one.
@@ -30,8 +28,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-
-import openpyxl  # noqa: E402
 
 from sadie_pipeline.hotels.exports.workbook import (  # noqa: E402
     DECISION_MAKER_COLUMNS,
@@ -105,8 +101,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hotels", type=int, default=20_000)
     parser.add_argument("--dms-per-hotel", type=float, default=1.5)
-    parser.add_argument("--engine", choices=["xml", "openpyxl"], default="xml",
-                        help="xml: body rows serialised by our writer (default); openpyxl: every cell through openpyxl")
     parser.add_argument("--small-files", type=int, default=100,
                         help="also write this many 5-hotel workbooks, to measure the fixed cost of one file")
     parser.add_argument("--out", type=Path, default=None, help="keep the workbook here (default: a temporary file)")
@@ -124,8 +118,7 @@ def main() -> None:
                 yield dm
 
         cpu0, t0 = time.process_time(), time.perf_counter()
-        stats = write_leads_workbook(out, hotels(args.hotels), counted_dms(), title="Miami, Florida",
-                                     engine=args.engine)
+        stats = write_leads_workbook(out, hotels(args.hotels), counted_dms(), title="Miami, Florida")
         seconds = time.perf_counter() - t0
         cpu = time.process_time() - cpu0
         size = out.stat().st_size
@@ -133,8 +126,7 @@ def main() -> None:
         few_hotels, few_people = list(hotels(5)), list(decision_makers(5, args.dms_per_hotel))
         small_t0 = time.perf_counter()
         for i in range(args.small_files):
-            write_leads_workbook(Path(tmp) / f"small-{i}.xlsx", few_hotels, few_people, title="Small",
-                                 engine=args.engine)
+            write_leads_workbook(Path(tmp) / f"small-{i}.xlsx", few_hotels, few_people, title="Small")
         small_file_ms = (time.perf_counter() - small_t0) / max(args.small_files, 1) * 1000
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -155,15 +147,12 @@ def main() -> None:
         "file_bytes": size,
         "peak_rss_mb": round(peak_rss, 1),
         "rss_before_mb": round(rss_before, 1),
-        "engine": args.engine,
-        "lxml": bool(openpyxl.LXML),
-        "openpyxl": openpyxl.__version__,
         "small_file_ms": round(small_file_ms, 2),
         "projected_target_seconds_one_core": round(target_cells / (cells / seconds), 1),
         "cpu_count": os.cpu_count(),
     }
     print(f"wrote {stats.hotels} hotels + {stats.decision_makers} decision makers ({cells} cells) in {seconds:.2f} s "
-          f"(cpu {cpu:.2f} s), engine={args.engine}, lxml={metrics['lxml']}")
+          f"(cpu {cpu:.2f} s)")
     print(f"  {metrics['rows_per_s']} rows/s, {metrics['cells_per_s']} cells/s, "
           f"{metrics['hotel_rows_per_s_equivalent']} hotels/s (with their decision makers)")
     print(f"  file {size / 1e6:.1f} MB, peak RSS {peak_rss:.0f} MB, digest {stats.digest[:16]}")

@@ -3,16 +3,23 @@
 from dagster import Definitions
 
 from sadie_pipeline.hotels import definitions as hotels
+from sadie_pipeline.io_managers import io_manager_resources
 from sadie_pipeline.listings import definitions as listings
 from sadie_pipeline.operations import definitions as operations
-from sadie_pipeline.resources.database import Database
-from sadie_pipeline.resources.object_store import ObjectStore
+from sadie_pipeline.resource_defs import shared_resources
 
-# Both resources resolve their backend from the environment when used (SADIE_DATABASE_URL,
-# SADIE_S3_BUCKET...), falling back to the embedded database and the local folder.
-defs = Definitions.merge(
-    listings.defs,
-    hotels.defs,
-    operations.defs,
-    Definitions(resources={"database": Database(), "object_store": ObjectStore()}),
-)
+
+def build_defs() -> Definitions:
+    """The definitions for the environment as it is now: each resource setting an EnvVar when its
+    variable is set (see resource_defs), schedules in SADIE_SCHEDULE_TIMEZONE."""
+    shared = shared_resources()
+    return Definitions.merge(
+        listings.build_defs(),
+        hotels.build_defs(),
+        operations.build_defs(),
+        # the IO managers store through the same database and object store
+        Definitions(resources={**shared, **io_manager_resources(shared["database"], shared["object_store"])}),
+    )
+
+
+defs = build_defs()

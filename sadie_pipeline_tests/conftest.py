@@ -37,7 +37,7 @@ def _truncate_all(url: str) -> None:
     with psycopg.connect(url) as conn:
         tables = [r[0] for r in conn.execute(
             """SELECT format('%I.%I', schemaname, tablename) FROM pg_tables
-                WHERE schemaname IN ('public', 'pipeline', 'staging', 'sadie_gtm')
+                WHERE schemaname IN ('public', 'pipeline', 'staging', 'sadie_gtm', 'sadie_leads')
                   AND tablename NOT IN ('ref_days') AND tablename NOT LIKE '\\_%'""")]
         conn.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
 

@@ -20,25 +20,24 @@ from sadie_pipeline.hotels.jobs import (
 from sadie_pipeline.hotels.lead_assets import lead_assets, pipeline_health
 from sadie_pipeline.hotels.schedules import build_schedules, schedule_timezone
 from sadie_pipeline.hotels.sensors import export_after_launch_sensor, slack_on_run_failure
-from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
-from sadie_pipeline.resources.onedrive import OneDriveResource
-from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
-from sadie_pipeline.resources.serper import SerperResource
-from sadie_pipeline.resources.slack import SlackResource
-from sadie_pipeline.resources.web import WebsiteFetcher
+from sadie_pipeline.resource_defs import hotel_resources
 
 enrichment_assets = [room_counts, attraction_proximity, hotel_research, *owner_assets]
 
-# Every external service reads its key and base URL from the environment at use time.
-defs = Definitions(
-    assets=with_automation([*hotel_assets, *enrichment_assets, *lead_assets, pipeline_health]),
-    asset_checks=hotel_checks,
-    jobs=[hotel_leads_job, lead_launch_job, lead_export_job, reenrichment_job, pipeline_health_job,
-          hotel_discovery_job, attraction_proximity_job],
-    schedules=[*build_schedules(schedule_timezone()), build_discovery_schedule(schedule_timezone())],
-    sensors=[export_after_launch_sensor, slack_on_run_failure, hotel_inbox_sensor, dmo_promotion_sensor,
-             hotel_automation_sensor],
-    resources={"serper": SerperResource(), "website_fetcher": WebsiteFetcher(), "groq": GroqResource(),
-               "anthropic": AnthropicResource(), "rdap": RdapResource(), "dns": DnsResource(),
-               "onedrive": OneDriveResource(), "slack": SlackResource()},
-)
+
+
+def build_defs() -> Definitions:
+    """The hotel side, its external services configured from the environment as it is now."""
+    return Definitions(
+        assets=with_automation([*hotel_assets, *enrichment_assets, *lead_assets, pipeline_health]),
+        asset_checks=hotel_checks,
+        jobs=[hotel_leads_job, lead_launch_job, lead_export_job, reenrichment_job, pipeline_health_job,
+              hotel_discovery_job, attraction_proximity_job],
+        schedules=[*build_schedules(schedule_timezone()), build_discovery_schedule(schedule_timezone())],
+        sensors=[export_after_launch_sensor, slack_on_run_failure, hotel_inbox_sensor, dmo_promotion_sensor,
+                 hotel_automation_sensor],
+        resources=hotel_resources(),
+    )
+
+
+defs = build_defs()

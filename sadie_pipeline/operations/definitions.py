@@ -7,8 +7,14 @@ from sadie_pipeline.hotels.schedules import schedule_timezone
 from sadie_pipeline.operations.alerts import dead_letter_alert_sensor
 from sadie_pipeline.operations.retention import build_retention_schedule, retention_job
 
-defs = Definitions(
-    jobs=[retention_job],
-    schedules=[build_retention_schedule(schedule_timezone())],
-    sensors=[dead_letter_alert_sensor],
-)
+
+def build_defs() -> Definitions:
+    """The operations' definitions, their schedule in SADIE_SCHEDULE_TIMEZONE as it is now."""
+    return Definitions(
+        jobs=[retention_job],
+        schedules=[build_retention_schedule(schedule_timezone())],
+        sensors=[dead_letter_alert_sensor],
+    )
+
+
+defs = build_defs()

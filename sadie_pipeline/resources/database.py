@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 from dagster import ConfigurableResource
+from pydantic import Field
 
-from sadie_pipeline.settings import sadie_home
+DEFAULT_HOME = ".sadie"
 
 
-def embedded_database_url() -> str:
-    """Starts (or reuses) the embedded server; it keeps running for later commands."""
+def embedded_database_url(home: str | Path = DEFAULT_HOME) -> str:
+    """Starts (or reuses) the embedded server under ``{home}/pg``; it keeps running for later commands."""
     import warnings
 
     with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset; harmless here
         warnings.simplefilter("ignore")
         import pgserver
 
-    data_dir = sadie_home() / "pg"
+    data_dir = Path(home).expanduser().resolve() / "pg"
     data_dir.mkdir(parents=True, exist_ok=True)
     return pgserver.get_server(str(data_dir), cleanup_mode=None).get_uri()
 
 
-def resolve_database_url(url: str | None = None) -> str:
-    return url or os.environ.get("SADIE_DATABASE_URL") or embedded_database_url()
+def resolve_database_url(url: str | None, home: str | Path = DEFAULT_HOME) -> str:
+    return (url or "").strip() or embedded_database_url(home)
 
 
 def to_sqlalchemy_url(url: str, driver: str = "psycopg") -> str:
@@ -36,12 +37,14 @@ def to_sqlalchemy_url(url: str, driver: str = "psycopg") -> str:
 
 
 class Database(ConfigurableResource):
-    """The system of record. `url` unset: SADIE_DATABASE_URL, else the embedded server."""
+    """The system of record: the server at `url`, else the embedded server under `home`
+    (the definitions set them from SADIE_DATABASE_URL and SADIE_HOME)."""
 
-    url: str | None = None
+    url: str | None = Field(default=None, description="PostgreSQL URL; None: the embedded server under home")
+    home: str = Field(default=DEFAULT_HOME, description="the local data folder; the embedded server is {home}/pg")
 
     def resolved_url(self) -> str:
-        return resolve_database_url(self.url)
+        return resolve_database_url(self.url, self.home)
 
     @contextmanager
     def connect(self, actor: str | None = None) -> Iterator[psycopg.Connection]:

@@ -2,16 +2,17 @@
 
 Both use the official async SDKs (`groq.AsyncGroq`, `anthropic.AsyncAnthropic`) built with
 ``max_retries=0`` so every attempt goes through the service's `ServiceGuard` (rate limit,
-concurrency, retries on 429/5xx/timeouts with Retry-After, circuit breaker). API keys are read
-from ``GROQ_API_KEY`` / ``ANTHROPIC_API_KEY`` when a call is made, never at import time, and are
+concurrency, retries on 429/5xx/timeouts with Retry-After, circuit breaker). API keys are the
+``api_key`` fields (the definitions set them from the SDKs' own ``GROQ_API_KEY`` /
+``ANTHROPIC_API_KEY``, and ``base_url`` from ``GROQ_BASE_URL`` / ``ANTHROPIC_BASE_URL``) and are
 redacted from every error the guard produces. ``configured()`` tells an asset whether to run the
 layer or to skip it (or fall back, e.g. room count by regex) with a metadata message.
 
-    groq = GroqResource()
+    groq = GroqResource(api_key="gsk_...")
     answer = await groq.chat_json([{"role": "system", "content": "... Answer JSON ..."},
                                    {"role": "user", "content": page_text}])      # dict | None
 
-    claude = AnthropicResource()
+    claude = AnthropicResource(api_key="sk-ant-...")
     facts = await claude.structured(prompt, {"name": "record_hotel", "input_schema": {...}})  # dict
 """
 
@@ -26,7 +27,6 @@ from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
 from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy, SkipItem
-from sadie_pipeline.settings import env
 
 GROQ_API_KEY_ENV = "GROQ_API_KEY"
 GROQ_BASE_URL_ENV = "GROQ_BASE_URL"
@@ -46,8 +46,8 @@ class _Session:
 class _LlmResource(ConfigurableResource):
     """Settings shared by the LLM resources (limits default to a free/low tier)."""
 
-    api_key: str | None = None
-    base_url: str | None = None
+    api_key: str | None = Field(default=None, description="None: not configured (the layer skips or falls back)")
+    base_url: str | None = Field(default=None, description="None: the vendor's API")
     requests_per_minute: float = Field(default=30.0, gt=0)
     rate_headroom: float = Field(default=0.95, gt=0, le=1)
     max_concurrency: int = Field(default=4, ge=1)
@@ -64,13 +64,12 @@ class _LlmResource(ConfigurableResource):
 
     _service: ClassVar[str] = "llm"
     _key_env: ClassVar[str] = ""
-    _url_env: ClassVar[str] = ""
 
     def resolved_api_key(self) -> str | None:
-        return (self.api_key or "").strip() or env(self._key_env)
+        return (self.api_key or "").strip() or None
 
     def resolved_base_url(self) -> str | None:
-        return (self.base_url or "").strip() or env(self._url_env)
+        return (self.base_url or "").strip() or None
 
     def configured(self) -> bool:
         return self.resolved_api_key() is not None
@@ -143,14 +142,12 @@ def parse_json_object(text: str | None) -> dict[str, Any] | None:
 
 
 class GroqResource(_LlmResource):
-    """Groq chat completions in JSON mode. ``api_key`` unset: GROQ_API_KEY; ``base_url`` unset:
-    GROQ_BASE_URL, else the SDK's https://api.groq.com."""
+    """Groq chat completions in JSON mode (``base_url`` unset: the SDK's https://api.groq.com)."""
 
     model: str = DEFAULT_GROQ_MODEL
 
     _service: ClassVar[str] = "groq"
     _key_env: ClassVar[str] = GROQ_API_KEY_ENV
-    _url_env: ClassVar[str] = GROQ_BASE_URL_ENV
 
     def _make_client(self, api_key: str, base_url: str | None) -> Any:
         from groq import AsyncGroq
@@ -188,8 +185,8 @@ class GroqResource(_LlmResource):
 
 
 class AnthropicResource(_LlmResource):
-    """Anthropic Messages with a forced tool call for structured output. ``api_key`` unset:
-    ANTHROPIC_API_KEY; ``base_url`` unset: ANTHROPIC_BASE_URL, else https://api.anthropic.com."""
+    """Anthropic Messages with a forced tool call for structured output (``base_url`` unset: the
+    SDK's https://api.anthropic.com)."""
 
     model: str = DEFAULT_ANTHROPIC_MODEL
     max_tokens: int = Field(default=2048, ge=1)
@@ -197,7 +194,6 @@ class AnthropicResource(_LlmResource):
 
     _service: ClassVar[str] = "anthropic"
     _key_env: ClassVar[str] = ANTHROPIC_API_KEY_ENV
-    _url_env: ClassVar[str] = ANTHROPIC_BASE_URL_ENV
 
     def _make_client(self, api_key: str, base_url: str | None) -> Any:
         from anthropic import AsyncAnthropic

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit, urlunsplit
 
-from sadie_pipeline.settings import env
-
+DEFAULT_HOME = ".sadie"
 DEFAULT_REGION = "us-east-1"
 # Local temp files start with this so list_keys can skip half-written objects.
 TEMP_PREFIX = ".sadie-tmp-"
@@ -44,25 +43,28 @@ def _without_userinfo(url: str) -> str:
 
 class StoreOps:
     """The operations of a store whose settings are the attributes bucket, endpoint_url,
-    region_name and local_root (unset: environment variables read at use time), with a boto3
-    client cached in _client / _client_settings."""
+    region_name, local_root and home (S3 when a bucket is set, else the folder local_root, by
+    default {home}/objects), with a boto3 client cached in _client / _client_settings."""
+
+    bucket: str | None
+    endpoint_url: str | None
+    region_name: str | None
+    local_root: str | None
+    home: str
 
     # ----------------------------------------------------------------- settings
 
     def _bucket(self) -> str | None:
-        return self.bucket or env("SADIE_S3_BUCKET")
+        return (self.bucket or "").strip() or None
 
     def _endpoint(self) -> str | None:
-        return self.endpoint_url or env("SADIE_S3_ENDPOINT_URL")
+        return (self.endpoint_url or "").strip() or None
 
     def _region(self) -> str:
-        return self.region_name or env("AWS_DEFAULT_REGION") or DEFAULT_REGION
+        return (self.region_name or "").strip() or DEFAULT_REGION
 
     def _root(self) -> Path:
-        if self.local_root:
-            root = Path(self.local_root)
-        else:
-            root = Path(env("SADIE_HOME") or ".sadie") / "objects"
+        root = Path(self.local_root) if self.local_root else Path(self.home or DEFAULT_HOME) / "objects"
         return root.expanduser().resolve()
 
     @property
@@ -259,8 +261,9 @@ class StoreOps:
 class PlainStore(StoreOps):
     """A store with the same settings as the ObjectStore resource, for processes without Dagster."""
 
-    def __init__(self, bucket: str | None = None, endpoint_url: str | None = None,
-                 region_name: str | None = None, local_root: str | None = None) -> None:
+    def __init__(self, bucket: str | None = None, endpoint_url: str | None = None, region_name: str | None = None,
+                 local_root: str | None = None, home: str = DEFAULT_HOME) -> None:
         self.bucket, self.endpoint_url, self.region_name, self.local_root = bucket, endpoint_url, region_name, local_root
+        self.home = home
         self._client = None
         self._client_settings = None

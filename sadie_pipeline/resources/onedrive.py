@@ -10,18 +10,19 @@ and uploads with httpx under a root folder:
   ``Content-Range: bytes a-b/total`` to the pre-authenticated upload URL (no Authorization
   header), resuming from the session's ``nextExpectedRanges`` when a fragment was already taken
 
-Every request is retried on transient errors only (timeouts, connection errors, 429, 5xx) with
-exponential backoff and jitter, waiting at least the server's Retry-After (tenacity; a call
-that gives up raises `ServiceCallFailed`, its text redacted: no secret, token or upload URL).
-Settings are read from the environment when a call is made, never at import time:
+Every request goes through the service's `ServiceGuard` (``call_sync``, the project's one retry
+path): transient errors only (timeouts, connection errors, 429, 5xx) are retried, with exponential
+backoff and jitter, waiting at least the server's Retry-After, and a circuit breaker stops a run
+from hammering a dead service; a call that gives up raises `ServiceCallFailed`, its text redacted:
+no secret, token or upload URL. Settings are fields; the definitions set them from:
 
-    SADIE_GRAPH_TENANT_ID, SADIE_GRAPH_CLIENT_ID, SADIE_GRAPH_CLIENT_SECRET, SADIE_GRAPH_DRIVE_ID
-    SADIE_GRAPH_BASE_URL        (default https://graph.microsoft.com/v1.0)
-    SADIE_GRAPH_AUTHORITY_HOST  (default https://login.microsoftonline.com)
-    SADIE_GRAPH_CA_BUNDLE       (a PEM file trusted instead of the default CAs, for msal and Graph)
-    SADIE_ONEDRIVE_FOLDER       (the root folder, default "Sadie Leads")
+    tenant_id, client_id, client_secret, drive_id   SADIE_GRAPH_TENANT_ID, _CLIENT_ID, _CLIENT_SECRET, _DRIVE_ID
+    base_url        SADIE_GRAPH_BASE_URL        (default https://graph.microsoft.com/v1.0)
+    authority_host  SADIE_GRAPH_AUTHORITY_HOST  (default https://login.microsoftonline.com)
+    ca_bundle       SADIE_GRAPH_CA_BUNDLE       (a PEM file trusted instead of the default CAs, for msal and Graph)
+    folder          SADIE_ONEDRIVE_FOLDER       (the root folder, default "Sadie Leads")
 
-    onedrive = OneDriveResource()
+    onedrive = OneDriveResource(tenant_id=..., client_id=..., client_secret=..., drive_id=...)
     if not onedrive.configured():
         ...                                            # skip with onedrive.not_configured_message()
     uploaded = onedrive.upload("US-FL/leads-2026-01-05.xlsx", data)
@@ -48,11 +49,9 @@ from urllib.parse import quote
 import httpx
 from dagster import ConfigurableResource, InitResourceContext
 from pydantic import Field, PrivateAttr
-from tenacity import RetryCallState, Retrying, stop_after_attempt, wait_exponential_jitter
 
-from sadie_pipeline.core.errors import ErrorClass, classify, redact, retry_after_seconds
-from sadie_pipeline.resources.reliability import ServiceCallFailed, SkipItem
-from sadie_pipeline.settings import env
+from sadie_pipeline.core.errors import ErrorClass, classify, redact
+from sadie_pipeline.resources.reliability import ServiceCallFailed, ServiceGuard, ServicePolicy, SkipItem
 
 logger = logging.getLogger(__name__)
 
@@ -121,18 +120,18 @@ class _Settings:
 
 
 class OneDriveResource(ConfigurableResource):
-    """Uploads to a OneDrive/SharePoint drive with an app registration (client credentials).
-    Unset fields fall back to the SADIE_GRAPH_* / SADIE_ONEDRIVE_FOLDER variables at use time."""
+    """Uploads to a OneDrive/SharePoint drive with an app registration (client credentials);
+    without tenant, app id, secret and drive, uploads are skipped."""
 
-    tenant_id: str | None = Field(default=None, description=f"None: {TENANT_ENV}")
-    client_id: str | None = Field(default=None, description=f"None: {CLIENT_ID_ENV}")
-    client_secret: str | None = Field(default=None, description=f"None: {CLIENT_SECRET_ENV}")
-    drive_id: str | None = Field(default=None, description=f"None: {DRIVE_ENV}")
-    base_url: str | None = Field(default=None, description=f"None: {BASE_URL_ENV}, else {DEFAULT_BASE_URL}")
+    tenant_id: str | None = Field(default=None, description=f"from {TENANT_ENV}")
+    client_id: str | None = Field(default=None, description=f"from {CLIENT_ID_ENV}")
+    client_secret: str | None = Field(default=None, description=f"from {CLIENT_SECRET_ENV}")
+    drive_id: str | None = Field(default=None, description=f"from {DRIVE_ENV}")
+    base_url: str | None = Field(default=None, description=f"from {BASE_URL_ENV}; None: {DEFAULT_BASE_URL}")
     authority_host: str | None = Field(default=None,
-                                       description=f"None: {AUTHORITY_HOST_ENV}, else {DEFAULT_AUTHORITY_HOST}")
-    ca_bundle: str | None = Field(default=None, description=f"None: {CA_BUNDLE_ENV}, else the default CAs")
-    folder: str | None = Field(default=None, description=f"None: {FOLDER_ENV}, else {DEFAULT_FOLDER!r}")
+                                       description=f"from {AUTHORITY_HOST_ENV}; None: {DEFAULT_AUTHORITY_HOST}")
+    ca_bundle: str | None = Field(default=None, description=f"from {CA_BUNDLE_ENV}; None: the default CAs")
+    folder: str | None = Field(default=None, description=f"from {FOLDER_ENV}; None: {DEFAULT_FOLDER!r}")
     scope: str = Field(default=GRAPH_SCOPE, description="the Graph resource's /.default scope (national clouds differ)")
     simple_upload_max_bytes: int = Field(default=SIMPLE_UPLOAD_MAX, ge=0, le=SIMPLE_UPLOAD_MAX,
                                          description="files up to this size go in one PUT, larger ones in a session")
@@ -145,7 +144,10 @@ class OneDriveResource(ConfigurableResource):
     backoff_jitter_s: float = Field(default=0.25, ge=0)
     timeout_s: float = Field(default=60.0, gt=0, description="per request (a fragment of chunk_size included)")
     max_retry_after_s: float = Field(default=120.0, ge=0, description="a longer Retry-After fails the call instead")
+    failure_threshold: int = Field(default=5, ge=1, description="consecutive failures that open the breaker")
+    reset_timeout_s: float = Field(default=60.0, gt=0, description="an open breaker lets a probe through after this")
 
+    _guard: Any = PrivateAttr(default=None)
     _http: Any = PrivateAttr(default=None)
     _http_key: Any = PrivateAttr(default=None)
     _app: Any = PrivateAttr(default=None)
@@ -154,16 +156,16 @@ class OneDriveResource(ConfigurableResource):
 
     # ---- settings ------------------------------------------------------------------------
     def settings(self) -> _Settings:
-        def pick(value: str | None, name: str) -> str | None:
-            return (value or "").strip() or env(name)
+        def pick(value: str | None) -> str | None:
+            return (value or "").strip() or None
 
         return _Settings(
-            tenant_id=pick(self.tenant_id, TENANT_ENV), client_id=pick(self.client_id, CLIENT_ID_ENV),
-            client_secret=pick(self.client_secret, CLIENT_SECRET_ENV), drive_id=pick(self.drive_id, DRIVE_ENV),
-            base_url=(pick(self.base_url, BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/"),
-            authority_host=(pick(self.authority_host, AUTHORITY_HOST_ENV) or DEFAULT_AUTHORITY_HOST).rstrip("/"),
-            ca_bundle=pick(self.ca_bundle, CA_BUNDLE_ENV),
-            folder=(pick(self.folder, FOLDER_ENV) or DEFAULT_FOLDER).strip("/"),
+            tenant_id=pick(self.tenant_id), client_id=pick(self.client_id),
+            client_secret=pick(self.client_secret), drive_id=pick(self.drive_id),
+            base_url=(pick(self.base_url) or DEFAULT_BASE_URL).rstrip("/"),
+            authority_host=(pick(self.authority_host) or DEFAULT_AUTHORITY_HOST).rstrip("/"),
+            ca_bundle=pick(self.ca_bundle),
+            folder=(pick(self.folder) or DEFAULT_FOLDER).strip("/"),
         )
 
     def _missing(self, s: _Settings) -> list[str]:
@@ -257,54 +259,23 @@ class OneDriveResource(ConfigurableResource):
         self.close()
 
     # ---- retries --------------------------------------------------------------------------
-    def _retry_after(self, exc: BaseException | None) -> float | None:
-        if isinstance(exc, GraphTokenError):
-            return exc.retry_after_s
-        response = getattr(exc, "response", None)
-        return retry_after_seconds(response.headers) if isinstance(response, httpx.Response) else None
-
-    def _should_retry(self, state: RetryCallState) -> bool:
-        exc = state.outcome.exception() if state.outcome else None
-        if exc is None or not classify(exc).retryable:
-            return False
-        retry_after = self._retry_after(exc)
-        return retry_after is None or retry_after <= self.max_retry_after_s
+    def guard(self) -> ServiceGuard:
+        """The resource's guard: retries, Retry-After, breaker (``guard().metadata()`` for metadata)."""
+        if self._guard is None:
+            self._guard = ServiceGuard(ServicePolicy(
+                name=SERVICE, max_attempts=self.max_attempts, backoff_base_s=self.backoff_base_s,
+                backoff_max_s=self.backoff_max_s, backoff_jitter_s=self.backoff_jitter_s, timeout_s=None,
+                failure_threshold=self.failure_threshold, reset_timeout_s=self.reset_timeout_s,
+                max_retry_after_s=self.max_retry_after_s,
+            ), secrets=(self.settings().client_secret,))
+        return self._guard
 
     def _call(self, what: str, send: Callable[[], httpx.Response], secrets: tuple[str | None, ...], *,
               accept: Container[int] = ()) -> httpx.Response:
-        """``send()`` until it answers < 400 (or a status in ``accept``), retrying transient
-        failures. Raises `ServiceCallFailed` (redacted) when it gives up."""
-        attempts = 0
-        backoff = wait_exponential_jitter(multiplier=self.backoff_base_s, max=self.backoff_max_s,
-                                          jitter=self.backoff_jitter_s)
-
-        def attempt() -> httpx.Response:
-            nonlocal attempts
-            attempts += 1
-            response = send()
-            if response.status_code >= 400 and response.status_code not in accept:
-                response.read()
-                response.raise_for_status()
-            return response
-
-        def wait(state: RetryCallState) -> float:
-            exc = state.outcome.exception() if state.outcome else None
-            return max(backoff(state), self._retry_after(exc) or 0.0)
-
-        def before_sleep(state: RetryCallState) -> None:
-            exc = state.outcome.exception() if state.outcome else None
-            logger.info("onedrive: %s attempt %d failed (%s); retrying in %.2f s", what, state.attempt_number,
-                        self._describe(what, exc, secrets) if exc else "?",
-                        state.next_action.sleep if state.next_action else 0.0)
-
-        retrying = Retrying(stop=stop_after_attempt(self.max_attempts), wait=wait, retry=self._should_retry,
-                            before_sleep=before_sleep, reraise=True)
-        try:
-            return retrying(attempt)
-        except Exception as exc:
-            status = exc.response.status_code if isinstance(exc, httpx.HTTPStatusError) else None
-            raise ServiceCallFailed(classify(exc), attempts, self._describe(what, exc, secrets), service=SERVICE,
-                                    status_code=status) from None  # the original carries URLs and headers
+        """``send()`` through the guard until it answers < 400 (or a status in ``accept``).
+        Raises `ServiceCallFailed` (redacted) when the guard gives up."""
+        return self.guard().call_sync(send, item_key=what, accept=accept,
+                                      describe=lambda exc: self._describe(what, exc, secrets))
 
     @staticmethod
     def _describe(what: str, exc: BaseException, secrets: tuple[str | None, ...]) -> str:

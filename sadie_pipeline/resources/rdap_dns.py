@@ -7,7 +7,8 @@
 
 Both go through a `ServiceGuard` (seed limits: RDAP 2/s x 3, DNS 50/s x 20), so timeouts, 429s
 and 5xx (SERVFAIL for DNS) are retried with backoff and a dead service opens the breaker.
-No API keys; settings fall back to SADIE_RDAP_BASE_URL / SADIE_DNS_NAMESERVER at use time.
+No API keys; the definitions set ``base_url`` / ``nameserver`` from SADIE_RDAP_BASE_URL /
+SADIE_DNS_NAMESERVER.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy
-from sadie_pipeline.settings import env
 
 RDAP_BASE_URL_ENV = "SADIE_RDAP_BASE_URL"
 DNS_NAMESERVER_ENV = "SADIE_DNS_NAMESERVER"
@@ -79,12 +79,12 @@ class _RdapSession:
 
 
 class RdapResource(_GuardedSettings):
-    """RDAP domain lookups. ``base_url`` unset: SADIE_RDAP_BASE_URL, else https://rdap.org."""
+    """RDAP domain lookups."""
 
-    base_url: str | None = None
+    base_url: str | None = Field(default=None, description=f"None: {DEFAULT_RDAP_BASE_URL}")
 
     def resolved_base_url(self) -> str:
-        return (self.base_url or env(RDAP_BASE_URL_ENV) or DEFAULT_RDAP_BASE_URL).rstrip("/")
+        return ((self.base_url or "").strip() or DEFAULT_RDAP_BASE_URL).rstrip("/")
 
     def _current(self) -> _RdapSession:
         base = self.resolved_base_url()
@@ -133,10 +133,9 @@ class _DnsSession:
 
 
 class DnsResource(_GuardedSettings):
-    """DNS lookups with dnspython's async resolver. ``nameserver`` ("ip" or "ip:port") unset:
-    SADIE_DNS_NAMESERVER, else the system's resolvers."""
+    """DNS lookups with dnspython's async resolver."""
 
-    nameserver: str | None = None
+    nameserver: str | None = Field(default=None, description='"ip" or "ip:port"; None: the system\'s resolvers')
     port: int = Field(default=53, ge=1, le=65535)
     requests_per_second: float = Field(default=50.0, gt=0)
     max_concurrency: int = Field(default=20, ge=1)
@@ -144,7 +143,7 @@ class DnsResource(_GuardedSettings):
     backoff_base_s: float = Field(default=0.2, ge=0)
 
     def resolved_nameserver(self) -> tuple[str | None, int]:
-        value = (self.nameserver or "").strip() or env(DNS_NAMESERVER_ENV)
+        value = (self.nameserver or "").strip()
         if not value:
             return None, self.port
         if value.count(":") == 1:  # ip:port (an IPv6 address has several colons)

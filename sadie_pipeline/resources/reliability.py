@@ -1,22 +1,29 @@
-"""Per-service reliability for external calls made from assets with asyncio + httpx / the SDKs.
+"""Per-service reliability for external calls: the project's one retry path.
 
-One `ServiceGuard` per service per run (per event loop) combines, for every attempt:
+One `ServiceGuard` per service per run (per event loop; per resource for a blocking client)
+combines, for every attempt:
 
-* a concurrency limit (`asyncio.Semaphore`, `max_concurrency`),
+* a concurrency limit (`max_concurrency`),
 * a rate limit (`aiolimiter.AsyncLimiter`, a leaky bucket: `requests_per_second` or
   `requests_per_minute`, bursts of at most `burst`, 1 by default = evenly spaced calls),
 * a Retry-After pause shared by all calls to the service: after a 429 (or 503) with
   Retry-After, no call to that service starts before the server said,
 * a circuit breaker (`circuitbreaker.CircuitBreaker`): `failure_threshold` consecutive
   transient or auth failures open it; after `reset_timeout_s` one probe call is let through
-  (half-open); its success closes the breaker, its failure opens it again,
+  (half-open); its success closes the breaker, its failure opens it again (`failure_threshold`
+  None: no breaker),
 * retries with exponential backoff and jitter (`tenacity`) for transient and rate-limited
-  errors only, waiting at least the server's Retry-After, at most `max_attempts` attempts,
+  errors only, waiting at least the server's Retry-After (an exception's ``retry_after_s``,
+  else its response's header), at most `max_attempts` attempts, and with a call's
+  ``budget_s`` only while the next attempt would start within that budget,
 
 and raises `ServiceCallFailed(error_class, attempts, last_error)` (redacted) when it gives up.
-`run_items` runs a worker over many items with bounded concurrency and returns one
-`ItemOutcome` per item (ok / dead_letter / skipped), so a failing item never stops the others;
-`record_dead_letters` upserts the dead letters into ``pipeline.dead_letters``.
+`call` awaits a coroutine function; `call_sync` runs a blocking one (OneDrive's msal and httpx
+client) with the same retries, breaker, Retry-After pause and concurrency limit, and no rate
+limit (a policy with one is refused there).
+
+`run_items`, `outcome_counts`, `record_dead_letters`, `SkipItem`, `ItemOutcome` and
+`ServiceCallFailed` live in `resources/outcomes.py` and are re-exported here.
 
 SDK clients (anthropic, groq) retry on their own: build them with ``max_retries=0`` when their
 calls go through a guard, so attempts are counted and paced here.
@@ -26,30 +33,53 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Container, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 import httpx
 from aiolimiter import AsyncLimiter
 from circuitbreaker import STATE_CLOSED, STATE_HALF_OPEN, STATE_OPEN, CircuitBreaker
 from dagster import Config
 from pydantic import Field, model_validator
-from tenacity import AsyncRetrying, RetryCallState, stop_after_attempt, wait_exponential_jitter
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    Retrying,
+    stop_after_attempt,
+    stop_before_delay,
+    wait_exponential_jitter,
+)
 
 from sadie_pipeline.core.errors import ErrorClass, classify, redact, retry_after_seconds
+from sadie_pipeline.resources.outcomes import (
+    LAST_ERROR_MAX_CHARS,
+    ItemOutcome,
+    ServiceCallFailed,
+    SkipItem,
+    outcome_counts,
+    record_dead_letters,
+    run_items,
+)
+
+__all__ = [
+    "BREAKER_FAILURE_CLASSES", "LAST_ERROR_MAX_CHARS", "SEED_POLICIES", "CircuitOpen", "GuardStats", "ItemOutcome",
+    "PerLoop", "ServiceCallFailed", "ServiceGuard", "ServicePolicy", "SkipItem", "outcome_counts",
+    "record_dead_letters", "run_items",
+]
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-ItemT = TypeVar("ItemT")
 
-LAST_ERROR_MAX_CHARS = 2000
 # Failures that say the service (or our access to it) is unhealthy. Not-found, permanent and
 # rate-limited answers come from a working service and reset the breaker's count.
 BREAKER_FAILURE_CLASSES = frozenset({ErrorClass.TRANSIENT, ErrorClass.AUTH})
+Describe = Callable[[BaseException], str]
 
 
 class ServicePolicy(Config):
@@ -65,7 +95,9 @@ class ServicePolicy(Config):
     backoff_max_s: float = Field(default=30.0, ge=0)
     backoff_jitter_s: float = Field(default=0.25, ge=0)
     timeout_s: float | None = Field(default=30.0, gt=0, description="per attempt; None leaves it to the client")
-    failure_threshold: int = Field(default=5, ge=1, description="consecutive failures that open the breaker")
+    failure_threshold: int | None = Field(
+        default=5, ge=1, description="consecutive failures that open the breaker; None: no breaker (independent "
+        "targets, such as hotel websites, where one failing says nothing of the others)")
     reset_timeout_s: float = Field(default=60.0, gt=0, description="open breaker lets a probe through after this")
     max_retry_after_s: float = Field(default=120.0, ge=0, description="a longer Retry-After fails the call instead")
 
@@ -96,40 +128,6 @@ SEED_POLICIES: dict[str, ServicePolicy] = {
         ServicePolicy(name="crt_sh", requests_per_second=1, max_concurrency=2),
     )
 }
-
-
-class ServiceCallFailed(Exception):
-    """A guarded call gave up: permanent error, retries exhausted, or breaker open.
-
-    ``last_error`` is redacted and safe for logs, metadata and the dead-letter table.
-    """
-
-    def __init__(
-        self,
-        error_class: ErrorClass,
-        attempts: int,
-        last_error: str,
-        *,
-        service: str = "",
-        item_key: str | None = None,
-        status_code: int | None = None,
-    ) -> None:
-        self.error_class = ErrorClass(error_class)
-        self.attempts = attempts
-        self.last_error = last_error
-        self.service = service
-        self.item_key = item_key
-        self.status_code = status_code
-        about = f" for {item_key}" if item_key else ""
-        super().__init__(f"{service or 'service'} call{about} failed ({self.error_class}, {attempts} attempt(s)): {last_error}")
-
-    def __reduce__(self) -> tuple[Any, ...]:  # picklable with its keyword arguments
-        return (_rebuild_failure, (self.error_class, self.attempts, self.last_error, self.service, self.item_key, self.status_code))
-
-
-def _rebuild_failure(error_class: ErrorClass, attempts: int, last_error: str, service: str,
-                     item_key: str | None, status_code: int | None) -> ServiceCallFailed:
-    return ServiceCallFailed(error_class, attempts, last_error, service=service, item_key=item_key, status_code=status_code)
 
 
 class CircuitOpen(Exception):
@@ -177,11 +175,27 @@ def _status_of(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+def _headers_of(exc: BaseException) -> Any:
+    return getattr(getattr(exc, "response", None), "headers", None)
+
+
+def _status_of(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    if not isinstance(status, int):
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _error_response(result: Any, raise_for_status: bool, accept: Container[int]) -> bool:
+    return (raise_for_status and isinstance(result, httpx.Response) and result.status_code >= 400
+            and result.status_code not in accept)
+
+
 class ServiceGuard:
     """Rate limit, concurrency limit, retries, Retry-After and circuit breaker for one service.
 
-    ``secrets`` (the service's API keys, read from the environment by the resource) are
-    redacted from every error text the guard produces or logs.
+    ``secrets`` (the service's API keys, from the resource's settings) are redacted from every
+    error text the guard produces or logs.
     """
 
     def __init__(self, policy: ServicePolicy, *, secrets: Iterable[str | None] = ()) -> None:
@@ -189,9 +203,10 @@ class ServiceGuard:
         self.secrets = tuple(s for s in secrets if s)
         self.stats = GuardStats()
         self._semaphore = asyncio.Semaphore(policy.max_concurrency)
+        self._slots = threading.BoundedSemaphore(policy.max_concurrency)  # call_sync's concurrency limit
         rate = policy.rate_per_second
         self._limiter = AsyncLimiter(policy.burst, policy.burst / rate) if rate else None
-        self._breaker = CircuitBreaker(
+        self._breaker = None if policy.failure_threshold is None else CircuitBreaker(
             failure_threshold=policy.failure_threshold,
             recovery_timeout=policy.reset_timeout_s,
             expected_exception=self._is_breaker_failure,
@@ -210,8 +225,8 @@ class ServiceGuard:
 
     @property
     def breaker_state(self) -> str:
-        """'closed', 'open' or 'half_open'."""
-        return self._breaker.state
+        """'closed', 'open' or 'half_open' ('closed' for a policy without a breaker)."""
+        return self._breaker.state if self._breaker is not None else STATE_CLOSED
 
     def metadata(self) -> dict[str, Any]:
         return {"service": self.name, "breaker_state": self.breaker_state, **self.stats.as_metadata()}
@@ -219,68 +234,62 @@ class ServiceGuard:
     def redact(self, text: Any) -> str:
         return redact(text, self.secrets)
 
-    async def call(
-        self,
-        fn: Callable[[], Awaitable[T]],
-        *,
-        item_key: str | None = None,
-        raise_for_status: bool = True,
-    ) -> T:
+    async def call(self, fn: Callable[[], Awaitable[T]], *, item_key: str | None = None,
+                   raise_for_status: bool = True, accept: Container[int] = (), describe: Describe | None = None,
+                   budget_s: float | None = None) -> T:
         """Await ``fn()`` under the service's limits, retrying transient failures.
 
         ``fn`` is called once per attempt and must make a fresh request each time. An
         `httpx.Response` with status >= 400 counts as an error unless ``raise_for_status`` is
-        False. Raises `ServiceCallFailed` when it gives up.
+        False or the status is in ``accept``. ``describe`` phrases a failure for logs and
+        ``last_error`` (redacted by the caller; the guard's secrets are redacted too);
+        ``budget_s``: no retry starts later than this after the call began. Raises
+        `ServiceCallFailed` when it gives up.
         """
         self.stats.calls += 1
-        attempts = 0
+        attempts = [0]
 
         async def attempt() -> T:
-            nonlocal attempts
-            if self._breaker.state == STATE_OPEN:  # fail fast, before waiting for a slot
-                self._reject()
+            self._fail_fast()
             async with self._semaphore:
-                await self._wait_for_retry_after()
+                while (delay := self._not_before - time.monotonic()) > 0:
+                    await asyncio.sleep(delay)
                 if self._limiter is not None:
                     await self._limiter.acquire()
-                probe = self._admit()
-                attempts += 1
-                self.stats.attempts += 1
-                try:
-                    result = await self._attempt_once(fn, raise_for_status)
-                except Exception as exc:
-                    self._breaker.__exit__(type(exc), exc, exc.__traceback__)  # counts it, or resets
-                    self._note_error(exc)
-                    raise
-                else:
-                    self._breaker.__exit__(None, None, None)  # success closes the breaker
-                    self.stats.successes += 1
-                    return result
-                finally:
-                    if probe:
-                        self._probe_in_flight = False
-                    self._observe_breaker()
+                with self._attempt(attempts):
+                    return await self._attempt_once(fn, raise_for_status, accept)
 
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.policy.max_attempts),
-            wait=self._wait,
-            retry=self._should_retry,
-            before_sleep=lambda state: self._before_sleep(state, item_key),
-            reraise=True,
-        )
         try:
-            return await retrying(attempt)
+            return await AsyncRetrying(**self._retrying(item_key, describe, budget_s))(attempt)
         except Exception as exc:
-            error_class = classify(exc)
-            self.stats.failures_by_class[error_class.value] += 1
-            raise ServiceCallFailed(
-                error_class,
-                attempts,
-                self.describe(exc),
-                service=self.name,
-                item_key=item_key,
-                status_code=_status_of(exc),
-            ) from None  # the original may carry secrets (URLs, headers): not chained into tracebacks
+            # the original may carry secrets (URLs, headers): not chained into tracebacks
+            raise self._gave_up(exc, attempts[0], item_key, describe) from None
+
+    def call_sync(self, fn: Callable[[], T], *, item_key: str | None = None, raise_for_status: bool = True,
+                  accept: Container[int] = (), describe: Describe | None = None,
+                  budget_s: float | None = None) -> T:
+        """`call` for a blocking ``fn`` (the per-attempt timeout is the client's own)."""
+        if self._limiter is not None:
+            raise ValueError(f"{self.name}: a rate-limited policy paces async calls only (use call)")
+        self.stats.calls += 1
+        attempts = [0]
+
+        def attempt() -> T:
+            self._fail_fast()
+            with self._slots:
+                while (delay := self._not_before - time.monotonic()) > 0:
+                    time.sleep(delay)
+                with self._attempt(attempts):
+                    result = fn()
+                    if _error_response(result, raise_for_status, accept):
+                        result.read()  # the body tells why; redacted later
+                        result.raise_for_status()
+                    return result
+
+        try:
+            return Retrying(**self._retrying(item_key, describe, budget_s))(attempt)
+        except Exception as exc:
+            raise self._gave_up(exc, attempts[0], item_key, describe) from None
 
     def describe(self, exc: BaseException) -> str:
         """A redacted one-line-ish description of an error, with the start of a response body."""
@@ -295,9 +304,42 @@ class ServiceGuard:
                 text += f" | body: {body[:300]}"
         return self.redact(text)[:LAST_ERROR_MAX_CHARS]
 
+    def _describe(self, exc: BaseException, describe: Describe | None) -> str:
+        return self.redact(describe(exc))[:LAST_ERROR_MAX_CHARS] if describe else self.describe(exc)
+
+    def _gave_up(self, exc: Exception, attempts: int, item_key: str | None,
+                 describe: Describe | None) -> ServiceCallFailed:
+        error_class = classify(exc)
+        self.stats.failures_by_class[error_class.value] += 1
+        return ServiceCallFailed(error_class, attempts, self._describe(exc, describe), service=self.name,
+                                 item_key=item_key, status_code=_status_of(exc))
+
     # -- one attempt -------------------------------------------------------------------------
 
-    async def _attempt_once(self, fn: Callable[[], Awaitable[T]], raise_for_status: bool) -> T:
+    @contextmanager
+    def _attempt(self, attempts: list[int]) -> Iterator[None]:
+        """One attempt, admitted by the breaker, counted, its outcome told to the breaker."""
+        probe = self._admit()
+        attempts[0] += 1
+        self.stats.attempts += 1
+        try:
+            yield
+        except Exception as exc:
+            if self._breaker is not None:
+                self._breaker.__exit__(type(exc), exc, exc.__traceback__)  # counts it, or resets
+            self._note_error(exc)
+            raise
+        else:
+            if self._breaker is not None:
+                self._breaker.__exit__(None, None, None)  # success closes the breaker
+            self.stats.successes += 1
+        finally:
+            if probe:
+                self._probe_in_flight = False
+            self._observe_breaker()
+
+    async def _attempt_once(self, fn: Callable[[], Awaitable[T]], raise_for_status: bool,
+                            accept: Container[int]) -> T:
         timeout = self.policy.timeout_s
         try:
             async with asyncio.timeout(timeout):
@@ -306,17 +348,17 @@ class ServiceGuard:
             if str(exc):
                 raise
             raise TimeoutError(f"{self.name}: no answer within {timeout:g} s") from exc
-        if raise_for_status and isinstance(result, httpx.Response) and result.status_code >= 400:
+        if _error_response(result, raise_for_status, accept):
             if not result.is_stream_consumed:
                 await result.aread()  # the body tells why (quota, bad query); redacted later
             result.raise_for_status()
         return result
 
-    async def _wait_for_retry_after(self) -> None:
-        while (delay := self._not_before - time.monotonic()) > 0:
-            await asyncio.sleep(delay)
-
     def _retry_after(self, exc: BaseException) -> float | None:
+        """The wait the failure asks for: its own ``retry_after_s``, else a Retry-After header."""
+        own = getattr(exc, "retry_after_s", None)
+        if isinstance(own, int | float):
+            return float(own)
         headers = _headers_of(exc)
         return retry_after_seconds(headers) if headers is not None else None
 
@@ -339,6 +381,11 @@ class ServiceGuard:
         self.stats.breaker_rejections += 1
         raise CircuitOpen(f"circuit breaker of {self.name} is open")
 
+    def _fail_fast(self) -> None:
+        """An open breaker refuses the attempt before it waits for a slot."""
+        if self._breaker is not None and self._breaker.state == STATE_OPEN:
+            self._reject()
+
     def _admit(self) -> bool:
         """Whether the breaker lets this attempt through; True when it is the half-open probe."""
         state = self._observe_breaker()
@@ -350,6 +397,8 @@ class ServiceGuard:
         return False
 
     def _observe_breaker(self) -> str:
+        if self._breaker is None:
+            return STATE_CLOSED
         state = self._breaker.state
         if state == STATE_OPEN and self._breaker_state_seen != STATE_OPEN:
             self.stats.breaker_openings += 1
@@ -364,6 +413,13 @@ class ServiceGuard:
 
     # -- tenacity hooks ------------------------------------------------------------------------
 
+    def _retrying(self, item_key: str | None, describe: Describe | None, budget_s: float | None) -> dict[str, Any]:
+        stop = stop_after_attempt(self.policy.max_attempts)
+        if budget_s is not None:
+            stop = stop | stop_before_delay(budget_s)
+        return {"stop": stop, "wait": self._wait, "retry": self._should_retry, "reraise": True,
+                "before_sleep": lambda state: self._before_sleep(state, item_key, describe)}
+
     def _should_retry(self, state: RetryCallState) -> bool:
         exc = state.outcome.exception() if state.outcome else None
         if exc is None or not classify(exc).retryable:
@@ -377,155 +433,15 @@ class ServiceGuard:
         retry_after = self._retry_after(exc) if exc is not None else None
         return max(backoff, retry_after or 0.0)
 
-    def _before_sleep(self, state: RetryCallState, item_key: str | None) -> None:
+    def _before_sleep(self, state: RetryCallState, item_key: str | None, describe: Describe | None) -> None:
         self.stats.retries += 1
         exc = state.outcome.exception() if state.outcome else None
         logger.info(
             "%s: attempt %d%s failed (%s: %s); retrying in %.2f s",
             self.name, state.attempt_number, f" for {item_key}" if item_key else "",
-            classify(exc) if exc else "?", self.describe(exc) if exc else "",
+            classify(exc) if exc else "?", self._describe(exc, describe) if exc else "",
             state.next_action.sleep if state.next_action else 0.0,
         )
-
-
-# -- many items ----------------------------------------------------------------------------------
-
-
-class SkipItem(Exception):
-    """Raised by a worker to skip an item with a reason (e.g. no API key configured)."""
-
-
-@dataclass(frozen=True)
-class ItemOutcome(Generic[T]):
-    item_key: str
-    status: Literal["ok", "dead_letter", "skipped"]
-    value: T | None = None
-    error_class: ErrorClass | None = None
-    attempts: int = 0
-    last_error: str | None = None
-    reason: str | None = None
-
-
-async def run_items(
-    items: Iterable[ItemT],
-    worker: Callable[[ItemT], Awaitable[T]],
-    *,
-    key: Callable[[ItemT], str] = str,
-    guard: ServiceGuard | None = None,
-    concurrency: int | None = None,
-    secrets: Iterable[str | None] = (),
-) -> list[ItemOutcome[T]]:
-    """Run ``worker`` on every item, at most ``concurrency`` at once (default: the guard's
-    ``max_concurrency``, else 8), and return one outcome per item in input order.
-
-    * ok: the worker's return value in ``value``
-    * skipped: `SkipItem`, or the service's breaker was open (``reason``; retry in a later run)
-    * dead_letter: `ServiceCallFailed` (its class and attempts) or any other exception
-      (classified, 1 attempt); ``last_error`` redacted with ``secrets`` and the guard's secrets
-    """
-    items = list(items)
-    limit = concurrency or (guard.policy.max_concurrency if guard else 8)
-    all_secrets = (*secrets, *(guard.secrets if guard else ()))
-    outcomes: list[ItemOutcome[T] | None] = [None] * len(items)
-    next_index = 0
-
-    async def one(item: ItemT) -> ItemOutcome[T]:
-        item_key = key(item)
-        try:
-            return ItemOutcome(item_key, "ok", value=await worker(item))
-        except SkipItem as exc:
-            return ItemOutcome(item_key, "skipped", reason=redact(str(exc), all_secrets))
-        except ServiceCallFailed as exc:
-            if exc.error_class is ErrorClass.CIRCUIT_OPEN:
-                return ItemOutcome(
-                    item_key, "skipped", error_class=exc.error_class, attempts=exc.attempts,
-                    last_error=redact(exc.last_error, all_secrets), reason=f"circuit breaker of {exc.service} open",
-                )
-            return ItemOutcome(
-                item_key, "dead_letter", error_class=exc.error_class, attempts=exc.attempts,
-                last_error=redact(exc.last_error, all_secrets)[:LAST_ERROR_MAX_CHARS],
-            )
-        except Exception as exc:
-            logger.warning("item %s failed: %s", item_key, redact(f"{type(exc).__name__}: {exc}", all_secrets))
-            return ItemOutcome(
-                item_key, "dead_letter", error_class=classify(exc), attempts=1,
-                last_error=redact(f"{type(exc).__name__}: {exc}", all_secrets)[:LAST_ERROR_MAX_CHARS],
-            )
-
-    async def lane() -> None:
-        nonlocal next_index
-        while next_index < len(items):
-            index = next_index
-            next_index += 1
-            outcomes[index] = await one(items[index])
-
-    async with asyncio.TaskGroup() as group:
-        for _ in range(min(limit, len(items))):
-            group.create_task(lane())
-    return [o for o in outcomes if o is not None]
-
-
-def outcome_counts(outcomes: Sequence[ItemOutcome[Any]]) -> dict[str, Any]:
-    """Counts for asset metadata: ok / dead-lettered (by class) / skipped (by reason)."""
-    dead = Counter(str(o.error_class) for o in outcomes if o.status == "dead_letter")
-    skipped = Counter(o.reason or "" for o in outcomes if o.status == "skipped")
-    return {
-        "items": len(outcomes),
-        "ok": sum(o.status == "ok" for o in outcomes),
-        "dead_lettered": sum(dead.values()),
-        "skipped": sum(skipped.values()),
-        "dead_lettered_by_class": dict(sorted(dead.items())),
-        "skipped_by_reason": dict(sorted(skipped.items())),
-    }
-
-
-# -- dead letters ----------------------------------------------------------------------------------
-
-_UPSERT_DEAD_LETTER = """
-INSERT INTO pipeline.dead_letters AS d (item_key, layer, error_class, attempts, last_error,
-                                        first_failed_at, last_failed_at, resolved_at)
-VALUES (%s, %s, %s, %s, %s, clock_timestamp(), clock_timestamp(), NULL)
-ON CONFLICT (item_key, layer) DO UPDATE
-   SET error_class = EXCLUDED.error_class,
-       attempts = d.attempts + EXCLUDED.attempts,
-       last_error = EXCLUDED.last_error,
-       last_failed_at = EXCLUDED.last_failed_at,
-       resolved_at = NULL
-"""
-
-_RESOLVE_DEAD_LETTERS = """
-UPDATE pipeline.dead_letters SET resolved_at = clock_timestamp()
- WHERE layer = %s AND item_key = ANY(%s) AND resolved_at IS NULL
-"""
-
-
-def record_dead_letters(
-    conn: Any, layer: str, outcomes: Iterable[ItemOutcome[Any]], *, secrets: Iterable[str | None] = ()
-) -> dict[str, int]:
-    """Upsert the dead-lettered outcomes of a layer into ``pipeline.dead_letters`` (by
-    (item_key, layer): attempts add up, class and redacted last error are replaced, a resolved
-    row is reopened), and mark the layer's rows of items that now succeeded as resolved.
-
-    ``conn`` is a psycopg connection; the caller's transaction commits. Returns counts.
-    """
-    secrets = tuple(secrets)
-    rows: dict[str, tuple[str, str, str, int, str]] = {}
-    succeeded: set[str] = set()
-    for outcome in outcomes:
-        if outcome.status == "dead_letter":
-            error = redact(outcome.last_error or "", secrets)[:LAST_ERROR_MAX_CHARS]
-            error_class = str(outcome.error_class or ErrorClass.PERMANENT)
-            rows[outcome.item_key] = (outcome.item_key, layer, error_class, outcome.attempts, error)
-        elif outcome.status == "ok":
-            succeeded.add(outcome.item_key)
-    with conn.cursor() as cur:
-        if rows:
-            cur.executemany(_UPSERT_DEAD_LETTER, list(rows.values()))
-        resolved = 0
-        if succeeded:
-            cur.execute(_RESOLVE_DEAD_LETTERS, (layer, sorted(succeeded)))
-            resolved = cur.rowcount
-    return {"recorded": len(rows), "resolved": resolved}
 
 
 class PerLoop(Generic[T]):

@@ -2,10 +2,10 @@
 
 `SerperResource` posts to ``{base_url}/places`` with the ``X-API-KEY`` header through a
 `ServiceGuard` (rate limit, concurrency, retries on 429/5xx/timeouts, Retry-After, breaker), and
-pages a query until a page brings no new place. The API key is read from ``SERPER_API_KEY`` when
-the call is made (never at import time) and is redacted from every error and stored response.
+pages a query until a page brings no new place. The API key (``api_key``; the definitions set it
+from SERPER_API_KEY) is redacted from every error and stored response.
 
-    serper = SerperResource()                      # key from SERPER_API_KEY, https://google.serper.dev
+    serper = SerperResource(api_key="...")         # base_url: https://google.serper.dev
     if not serper.configured():
         ...                                        # the asset skips with a metadata message
     result = await serper.search_all_pages("hotels in Miami, Florida", max_pages=10)
@@ -29,7 +29,6 @@ from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
 from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy, SkipItem
-from sadie_pipeline.settings import env
 
 API_KEY_ENV = "SERPER_API_KEY"
 BASE_URL_ENV = "SADIE_SERPER_BASE_URL"
@@ -82,11 +81,11 @@ class _Session:
 
 
 class SerperResource(ConfigurableResource):
-    """Serper places search. Unset ``api_key`` / ``base_url`` fall back to SERPER_API_KEY /
-    SADIE_SERPER_BASE_URL (else https://google.serper.dev), read at use time."""
+    """Serper places search (the definitions set ``api_key`` from SERPER_API_KEY and ``base_url``
+    from SADIE_SERPER_BASE_URL). Without a key discovery skips Serper."""
 
-    api_key: str | None = Field(default=None, description="None: the SERPER_API_KEY environment variable")
-    base_url: str | None = Field(default=None, description=f"None: SADIE_SERPER_BASE_URL, else {DEFAULT_BASE_URL}")
+    api_key: str | None = Field(default=None, description="None: not configured (discovery skips Serper)")
+    base_url: str | None = Field(default=None, description=f"None: {DEFAULT_BASE_URL}")
     requests_per_minute: float = Field(default=30.0, gt=0, description="the account's limit (seed: 0.5 per second)")
     rate_headroom: float = Field(
         default=0.95, gt=0, le=1,
@@ -113,10 +112,10 @@ class SerperResource(ConfigurableResource):
 
     # ---- settings ------------------------------------------------------------------------
     def resolved_api_key(self) -> str | None:
-        return (self.api_key or "").strip() or env(API_KEY_ENV)
+        return (self.api_key or "").strip() or None
 
     def resolved_base_url(self) -> str:
-        return (self.base_url or env(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
+        return ((self.base_url or "").strip() or DEFAULT_BASE_URL).rstrip("/")
 
     def configured(self) -> bool:
         """True when an API key is available (the discovery asset skips Serper otherwise)."""

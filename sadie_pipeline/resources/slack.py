@@ -7,13 +7,13 @@ connection errors and timeouts, 429 ``ratelimited`` (waiting the Retry-After Sla
 Anything else (``invalid_auth``, ``channel_not_found``, ...) fails at once with
 `ServiceCallFailed` whose text names the Slack error and the setting to check, never the token.
 
-Settings are read when a call is made, never at import time:
+Settings are fields; the definitions set them from these variables:
 
-    SADIE_SLACK_BOT_TOKEN   the bot token (xoxb-...)
-    SADIE_SLACK_CHANNEL     channel id (C0123...) or name (#sadie-leads); the bot must be in it
-    SADIE_SLACK_BASE_URL    optional, default https://slack.com/api/
+    bot_token   SADIE_SLACK_BOT_TOKEN   the bot token (xoxb-...)
+    channel     SADIE_SLACK_CHANNEL     channel id (C0123...) or name (#sadie-leads); the bot must be in it
+    base_url    SADIE_SLACK_BASE_URL    optional, default https://slack.com/api/
 
-    slack = SlackResource()
+    slack = SlackResource(bot_token="xoxb-...", channel="#sadie-leads")
     if slack.configured():
         ts = slack.post("US-FL: 812 hotels, 640 enriched", blocks=[...])
 """
@@ -39,7 +39,6 @@ from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
 
 from sadie_pipeline.core.errors import ErrorClass, classify, redact, retry_after_seconds
 from sadie_pipeline.resources.reliability import ServiceCallFailed
-from sadie_pipeline.settings import env
 
 logger = logging.getLogger(__name__)
 
@@ -120,12 +119,11 @@ def error_class_of(error: str, status: int | None) -> ErrorClass:
 
 
 class SlackResource(ConfigurableResource):
-    """Posts to one Slack channel as a bot. Unset fields fall back to SADIE_SLACK_BOT_TOKEN /
-    SADIE_SLACK_CHANNEL / SADIE_SLACK_BASE_URL at use time."""
+    """Posts to one Slack channel as a bot; without a token and a channel, posting is skipped."""
 
-    bot_token: str | None = Field(default=None, description=f"None: {TOKEN_ENV}")
-    channel: str | None = Field(default=None, description=f"None: {CHANNEL_ENV}")
-    base_url: str | None = Field(default=None, description=f"None: {BASE_URL_ENV}, else {DEFAULT_BASE_URL}")
+    bot_token: str | None = Field(default=None, description=f"from {TOKEN_ENV}; None: not configured")
+    channel: str | None = Field(default=None, description=f"from {CHANNEL_ENV}; None: not configured")
+    base_url: str | None = Field(default=None, description=f"from {BASE_URL_ENV}; None: {DEFAULT_BASE_URL}")
     timeout_s: int = Field(default=30, ge=1)
     max_retries: int = Field(default=3, ge=0, description="retries per kind: connection/timeout, 429, 500/503")
     backoff_base_s: float = Field(default=0.5, ge=0, description="5xx/connection retries wait base * 2^n + jitter")
@@ -134,13 +132,13 @@ class SlackResource(ConfigurableResource):
 
     # ---- settings ------------------------------------------------------------------------
     def resolved_token(self) -> str | None:
-        return (self.bot_token or "").strip() or env(TOKEN_ENV)
+        return (self.bot_token or "").strip() or None
 
     def resolved_channel(self) -> str | None:
-        return (self.channel or "").strip() or env(CHANNEL_ENV)
+        return (self.channel or "").strip() or None
 
     def resolved_base_url(self) -> str:
-        url = (self.base_url or "").strip() or env(BASE_URL_ENV) or DEFAULT_BASE_URL
+        url = (self.base_url or "").strip() or DEFAULT_BASE_URL
         return url if url.endswith("/") else url + "/"
 
     def configured(self) -> bool:
@@ -153,7 +151,7 @@ class SlackResource(ConfigurableResource):
         return f"Slack notification skipped: Slack is not configured (set {', '.join(missing)})"
 
     def client(self, counter: _Counting | None = None) -> WebClient:
-        """A WebClient with the retry handlers (built per call: settings are read at use time)."""
+        """A WebClient with the retry handlers (built per call: it carries the call's retry counter)."""
         counter = counter or _Counting()
         backoff = BackoffRetryIntervalCalculator(backoff_factor=self.backoff_base_s,
                                                  jitter=_Jitter(self.backoff_jitter_s))

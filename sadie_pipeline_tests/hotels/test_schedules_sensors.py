@@ -25,7 +25,8 @@ from sadie_pipeline.hotels.enrichment.common import LayerConfig, hotels_needing
 from sadie_pipeline.hotels.lead_assets import pipeline_health
 from sadie_pipeline.hotels.schedules import DEFAULT_TIMEZONE
 from sadie_pipeline.hotels.sensors import export_after_launch_sensor, slack_on_run_failure
-from sadie_pipeline.resources.slack import SlackResource
+from sadie_pipeline.io_managers import POSTGRES_IO_MANAGER, PostgresPandasIOManager, io_manager_resources
+from sadie_pipeline.resource_defs import configured
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 
 SIX_AM = dt.datetime(2026, 11, 26, 6, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
@@ -75,7 +76,8 @@ def test_reenrichment_refreshes_only_layers_older_than_the_configured_age(databa
 def _launch_run(instance, database, dry_run=False):
     launch_job = defs.resolve_job_def("lead_launch_job")
     result = launch_job.execute_in_process(
-        instance=instance, partition_key="US-FL", resources={"database": database},
+        instance=instance, partition_key="US-FL",
+        resources={"database": database, POSTGRES_IO_MANAGER: PostgresPandasIOManager(database=database)},
         run_config={"ops": {"launched_leads": {"config": {"dry_run": dry_run}}}})
     assert result.success
     return result
@@ -114,7 +116,7 @@ def test_a_failed_run_is_announced_in_slack(instance, sb, monkeypatch):
     failure = next(e for e in result.all_events if e.event_type == DagsterEventType.RUN_FAILURE)
     context = build_run_status_sensor_context(
         sensor_name="slack_on_run_failure", dagster_instance=instance, dagster_run=result.dagster_run,
-        dagster_event=failure, resources={"slack": SlackResource()}).for_run_failure()
+        dagster_event=failure, resources={"slack": configured("slack")}).for_run_failure()
     slack_on_run_failure(context)
     [message] = sb.inspect("slack")["messages"]
     assert "failing_job" in message["text"] and result.run_id[:8] in message["text"]
@@ -127,7 +129,7 @@ def test_without_slack_the_failure_sensor_says_so(instance, monkeypatch):
     failure = next(e for e in result.all_events if e.event_type == DagsterEventType.RUN_FAILURE)
     context = build_run_status_sensor_context(
         sensor_name="slack_on_run_failure", dagster_instance=instance, dagster_run=result.dagster_run,
-        dagster_event=failure, resources={"slack": SlackResource()}).for_run_failure()
+        dagster_event=failure, resources={"slack": configured("slack")}).for_run_failure()
     skipped = slack_on_run_failure(context)
     assert isinstance(skipped, SkipReason) and "SADIE_SLACK_BOT_TOKEN" in skipped.skip_message
 
@@ -135,14 +137,17 @@ def test_without_slack_the_failure_sensor_says_so(instance, monkeypatch):
 @pytest.mark.parametrize("status, stage", [(HotelStatus.SCORED, "scored"), (HotelStatus.LIVE, "launched"),
                                            (HotelStatus.EXPORTED, "exported"),
                                            (HotelStatus.NO_BOOKING_ENGINE, "no_booking_engine")])
-def test_pipeline_health_reports_figures_the_ui_can_plot(database, instance, status, stage):
+def test_pipeline_health_reports_figures_the_ui_can_plot(database, local_object_store, instance, status, stage):
     with database.connect() as conn:
         add_hotel(conn, "Figures Inn", status=status, people=[{"full_name": "Ann Lee", "email": "ann@f.com",
                                                                "email_verified": True}])
         add_hotel(conn, "Second Inn", status=HotelStatus.ENRICHED)
-    result = materialize([pipeline_health], instance=instance, resources={"database": database})
+    result = materialize([pipeline_health], instance=instance,
+                         resources={"database": database, **io_manager_resources(database, local_object_store)})
     [event] = result.asset_materializations_for_node("pipeline_health")
-    figures = {k: v.value for k, v in event.metadata.items()}
+    stored = json.loads(local_object_store.get_bytes("assets/pipeline_health.json"))   # the value, as JSON
+    assert stored["stages"][stage] == 1 and stored["health"]["verified_emails"] == 1
+    figures = {k: v.value for k, v in event.metadata.items() if k != "path"}  # "path": where the IO manager put it
     assert figures[f"stage_{stage}"] == 1 and figures["hotels"] == 2
     assert figures["verified_emails"] == 1 and figures["hotels_with_contacts"] == 1
     assert figures["has_room_count"] == 2 and figures["complete"] == (2 if status in ENRICHED_OR_LATER else 1)

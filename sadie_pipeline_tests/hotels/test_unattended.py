@@ -15,8 +15,7 @@ from sadie_pipeline.definitions import defs
 from sadie_pipeline.hotels import definitions as hotel_definitions
 from sadie_pipeline.hotels.intake import hotel_inbox_sensor
 from sadie_pipeline.hotels.markets import add_market
-from sadie_pipeline.resources.onedrive import OneDriveResource
-from sadie_pipeline.resources.slack import SlackResource
+from sadie_pipeline.resource_defs import configured
 from sadie_pipeline.settings import SAMPLE_DIR
 from sadie_pipeline_tests.hotels.conftest import sandbox_resources
 
@@ -50,8 +49,8 @@ def test_a_csv_in_the_inbox_reaches_scores_with_no_manual_step(database, local_o
     for name, value in sb.client_env().items():
         monkeypatch.setenv(name, value)
     sb.configure("sites", hang_s=2.0)
-    resources = {**sandbox_resources(database, local_object_store, sb), "onedrive": OneDriveResource(),
-                 "slack": SlackResource()}
+    resources = {**sandbox_resources(database, local_object_store, sb), "onedrive": configured("onedrive"),
+                 "slack": configured("slack")}
     with database.connect() as conn:
         add_market(conn, "US-FL", ["Key West"])
     local_object_store.put_file("inbox/hotels/US-FL/hotels.csv", SAMPLE_DIR / "hotels-us-fl.csv")

@@ -1,5 +1,6 @@
-"""Tests for the lead-export workbook writer (sadie_pipeline.hotels.exports.workbook): every file
-is saved for real and read back with openpyxl (load_workbook), for both body engines."""
+"""Tests for the lead-export workbook writer (sadie_pipeline.hotels.exports.workbook, on core.xlsx):
+every file is saved for real and read back with openpyxl (load_workbook), and its cells compared
+with a reference workbook built cell by cell through openpyxl's public API."""
 
 from __future__ import annotations
 
@@ -10,16 +11,19 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
+from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from sadie_pipeline.core.spreadsheet import rows_digest
+from sadie_pipeline.core.spreadsheet import is_formula_like, rows_digest
 from sadie_pipeline.hotels.exports.workbook import (
+    _CONVERTERS,
     CREATOR,
     DECISION_MAKER_COLUMNS,
-    ENGINES,
+    DECISION_MAKERS_SHEET,
     FIXED_TIMESTAMP,
     LEAD_COLUMNS,
+    LEADS_SHEET,
     MAX_HYPERLINKS_PER_SHEET,
     Column,
     WorkbookStats,
@@ -81,9 +85,9 @@ def person(i: int, **overrides) -> dict:
     return row
 
 
-def save(hotels, people=(), engine="xml", title="Miami, Florida") -> tuple[WorkbookStats, bytes]:
+def save(hotels, people=(), title="Miami, Florida") -> tuple[WorkbookStats, bytes]:
     buf = io.BytesIO()
-    stats = write_leads_workbook(buf, hotels, people, title=title, engine=engine)
+    stats = write_leads_workbook(buf, hotels, people, title=title)
     return stats, buf.getvalue()
 
 
@@ -95,15 +99,10 @@ def cell(ws, row: int, columns: dict, key: str):
     return ws.cell(row=row, column=columns[key] + 1)
 
 
-@pytest.fixture(params=ENGINES)
-def engine(request) -> str:
-    return request.param
-
-
 # --- layout -------------------------------------------------------------------------------------
 
-def test_sheets_headers_styles_freeze_filter_and_widths(engine):
-    stats, data = save([hotel(1), hotel(2), hotel(3)], [person(1), person(2)], engine)
+def test_sheets_headers_styles_freeze_filter_and_widths():
+    stats, data = save([hotel(1), hotel(2), hotel(3)], [person(1), person(2)])
     wb = load(data)
     assert wb.sheetnames == ["Leads", "Decision makers"]
     for ws, columns, rows in ((wb["Leads"], LEAD_COLUMNS, 3), (wb["Decision makers"], DECISION_MAKER_COLUMNS, 2)):
@@ -122,8 +121,8 @@ def test_sheets_headers_styles_freeze_filter_and_widths(engine):
     assert (stats.hotels, stats.decision_makers) == (3, 2)
 
 
-def test_empty_export_has_headers_and_a_header_only_filter(engine):
-    stats, data = save([], [], engine)
+def test_empty_export_has_headers_and_a_header_only_filter():
+    stats, data = save([], [])
     wb = load(data)
     assert wb["Leads"].auto_filter.ref == "A1:X1"
     assert wb["Decision makers"].auto_filter.ref == "A1:K1"
@@ -149,8 +148,8 @@ def test_column_definitions():
         Column("X", "x", 10, "currency")
 
 
-def test_workbook_properties(engine):
-    _, data = save([hotel(1)], [], engine, title="Miami, Florida leads")
+def test_workbook_properties():
+    _, data = save([hotel(1)], [], title="Miami, Florida leads")
     props = load(data).properties
     assert props.creator == CREATOR == "sadie_pipeline"
     assert props.title == "Miami, Florida leads"
@@ -160,8 +159,8 @@ def test_workbook_properties(engine):
 
 # --- cell values --------------------------------------------------------------------------------
 
-def test_numbers_are_numbers_and_dates_are_dates(engine):
-    _, data = save([hotel(1, room_count="120", review_count=7.0, nearest_attraction_km=Decimal("0.75"))], [], engine)
+def test_numbers_are_numbers_and_dates_are_dates():
+    _, data = save([hotel(1, room_count="120", review_count=7.0, nearest_attraction_km=Decimal("0.75"))], [])
     ws = load(data)["Leads"]
     assert cell(ws, 2, LEAD, "hotel_id").value == 1
     assert cell(ws, 2, LEAD, "room_count").value == 120  # numeric text becomes a number
@@ -177,7 +176,7 @@ def test_numbers_are_numbers_and_dates_are_dates(engine):
     assert launched.number_format == "yyyy-mm-dd hh:mm"
 
 
-def test_dates_time_zones_and_iso_text(engine):
+def test_dates_time_zones_and_iso_text():
     eastern = timezone(timedelta(hours=-5))
     rows = [
         hotel(1, launched_at=date(2025, 3, 1)),
@@ -185,7 +184,7 @@ def test_dates_time_zones_and_iso_text(engine):
         hotel(3, launched_at="2025-03-04"),
         hotel(4, launched_at="soon"),
     ]
-    ws = load(save(rows, [], engine)[1])["Leads"]
+    ws = load(save(rows, [])[1])["Leads"]
     first = cell(ws, 2, LEAD, "launched_at")
     assert first.value == datetime(2025, 3, 1) and first.number_format == "yyyy-mm-dd"
     assert cell(ws, 3, LEAD, "launched_at").value == datetime(2025, 3, 2, 1, 0)
@@ -193,8 +192,8 @@ def test_dates_time_zones_and_iso_text(engine):
     assert cell(ws, 5, LEAD, "launched_at").value == "soon"
 
 
-def test_missing_keys_none_empty_and_nan_are_empty_cells(engine):
-    _, data = save([{"hotel_id": 7, "name": "", "rating": float("nan"), "room_count": None}], [{}], engine)
+def test_missing_keys_none_empty_and_nan_are_empty_cells():
+    _, data = save([{"hotel_id": 7, "name": "", "rating": float("nan"), "room_count": None}], [{}])
     wb = load(data)
     leads = wb["Leads"]
     assert cell(leads, 2, LEAD, "hotel_id").value == 7
@@ -202,16 +201,15 @@ def test_missing_keys_none_empty_and_nan_are_empty_cells(engine):
     assert [c.value for c in wb["Decision makers"][2]] == [None] * len(DECISION_MAKER_COLUMNS)
 
 
-def test_text_that_is_not_a_number_stays_text_in_a_number_column(engine):
-    ws = load(save([hotel(1, room_count="about 40", score=True, review_count="1,500")], [], engine)[1])["Leads"]
+def test_text_that_is_not_a_number_stays_text_in_a_number_column():
+    ws = load(save([hotel(1, room_count="about 40", score=True, review_count="1,500")], [])[1])["Leads"]
     assert cell(ws, 2, LEAD, "room_count").value == "about 40"
     assert cell(ws, 2, LEAD, "review_count").value == "1,500"  # 1.5 or 1500? left as written
     assert cell(ws, 2, LEAD, "score").value == "True"
 
 
-def test_decision_makers_sheet(engine):
-    _, data = save([hotel(1)], [person(1), person(1, full_name="Chloé Rossi", email_verified=False, sources={"b", "a"})],
-                   engine)
+def test_decision_makers_sheet():
+    _, data = save([hotel(1)], [person(1), person(1, full_name="Chloé Rossi", email_verified=False, sources={"b", "a"})],)
     ws = load(data)["Decision makers"]
     assert [c.value for c in ws[2]] == [
         1, "Hotel 1", "Miami", "Ben Smith", "Owner", "ben@hotel1.example.com", "valid", True, "+1 305 555 0199",
@@ -223,25 +221,25 @@ def test_decision_makers_sheet(engine):
     assert cell(ws, 2, DM, "email").hyperlink.target == "mailto:ben@hotel1.example.com"
 
 
-def test_characters_an_xlsx_cannot_hold_are_removed_and_whitespace_kept(engine):
-    ws = load(save([hotel(1, name="Grand\x00 Hotel\x0b", address="  12 Main St  ", zip="a\nb")], [], engine)[1])["Leads"]
+def test_characters_an_xlsx_cannot_hold_are_removed_and_whitespace_kept():
+    ws = load(save([hotel(1, name="Grand\x00 Hotel\x0b", address="  12 Main St  ", zip="a\nb")], [])[1])["Leads"]
     assert cell(ws, 2, LEAD, "name").value == "Grand Hotel"
     assert cell(ws, 2, LEAD, "address").value == "  12 Main St  "
     assert cell(ws, 2, LEAD, "zip").value == "a\nb"
 
 
-def test_markup_characters_are_escaped(engine):
+def test_markup_characters_are_escaped():
     text = 'Bed & Breakfast <"Sea"> </sheetData>'
-    ws = load(save([hotel(1, name=text)], [person(1, title=text)], engine)[1])["Leads"]
+    ws = load(save([hotel(1, name=text)], [person(1, title=text)])[1])["Leads"]
     assert cell(ws, 2, LEAD, "name").value == text
 
 
 # --- formula injection --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", INJECTIONS)
-def test_formula_injection_text_stays_text(engine, text):
+def test_formula_injection_text_stays_text(text):
     rows = [hotel(1, name=text, contact_title=text, website=text, email=text, zip=text)]
-    wb = load(save(rows, [person(1, full_name=text, email=text)], engine)[1])
+    wb = load(save(rows, [person(1, full_name=text, email=text)])[1])
     leads, people = wb["Leads"], wb["Decision makers"]
     for ws, row, columns, key in (
         (leads, 2, LEAD, "name"), (leads, 2, LEAD, "contact_title"), (leads, 2, LEAD, "zip"),
@@ -254,15 +252,15 @@ def test_formula_injection_text_stays_text(engine, text):
         assert guarded.hyperlink is None, key
 
 
-def test_carriage_return_prefix_is_text_and_kept_by_the_xml_engine():
+def test_carriage_return_prefix_is_text_and_kept():
     ws = load(save([hotel(1, name="\r=1+1")])[1])["Leads"]
     guarded = cell(ws, 2, LEAD, "name")
     assert (guarded.data_type, guarded.value, guarded.quotePrefix) == ("s", "\r=1+1", True)
 
 
-def test_no_formula_is_ever_written(engine):
+def test_no_formula_is_ever_written():
     rows = [hotel(i, name=text, address=text) for i, text in enumerate(INJECTIONS + ["=A1", "=SUM(1,2)"], 1)]
-    _, data = save(rows, [person(1, title="=1+1")], engine)
+    _, data = save(rows, [person(1, title="=1+1")])
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         for name in z.namelist():
             if name.startswith("xl/worksheets/sheet"):
@@ -271,9 +269,9 @@ def test_no_formula_is_ever_written(engine):
 
 # --- hyperlinks ---------------------------------------------------------------------------------
 
-def test_hyperlinks_for_url_and_email_columns(engine):
+def test_hyperlinks_for_url_and_email_columns():
     rows = [hotel(1), hotel(2, website="www.palm.example.com", booking_url="javascript:alert(1)", email="not an email")]
-    ws = load(save(rows, [], engine)[1])["Leads"]
+    ws = load(save(rows, [])[1])["Leads"]
     website, booking, email = (cell(ws, 2, LEAD, k) for k in ("website", "booking_url", "email"))
     assert website.hyperlink.target == website.value == "https://hotel1.example.com/"
     assert booking.hyperlink.target == "https://booking.example.com/h1?a=1&b=2"
@@ -311,7 +309,7 @@ def test_link_target(kind, text, target):
     assert link_target(kind, text) == target
 
 
-def test_hyperlinks_stop_at_excels_per_sheet_limit():  # the xml engine; both share the counter
+def test_hyperlinks_stop_at_excels_per_sheet_limit():
     people = (person(i, email=f"p{i}@example.com", hotel_name=None, city=None, title=None, email_status=None,
                      email_verified=None, phone=None, sources=None, confidence=None)
               for i in range(MAX_HYPERLINKS_PER_SHEET + 5))
@@ -328,8 +326,8 @@ def test_hyperlinks_stop_at_excels_per_sheet_limit():  # the xml engine; both sh
 
 # --- digest and idempotency ---------------------------------------------------------------------
 
-def test_digest_is_the_rows_digest_of_both_sheets(engine):
-    stats, _ = save([hotel(1, launched_at=None, rating=4.5)], [person(1)], engine)
+def test_digest_is_the_rows_digest_of_both_sheets():
+    stats, _ = save([hotel(1, launched_at=None, rating=4.5)], [person(1)])
     values = list(hotel(1, launched_at=None, rating=4.5).values())
     values[LEAD["hotel_id"]] = 1
     expected = rows_digest([
@@ -341,32 +339,64 @@ def test_digest_is_the_rows_digest_of_both_sheets(engine):
     assert stats.digest == expected
 
 
-def test_same_data_same_digest_and_same_bytes(engine):
-    stats_a, data_a = save([hotel(1), hotel(2)], [person(1)], engine)
+def test_same_data_same_digest_and_same_bytes():
+    stats_a, data_a = save([hotel(1), hotel(2)], [person(1)])
     reordered = [dict(reversed(list(hotel(i).items()))) for i in (1, 2)]
-    stats_b, data_b = save(reordered, [dict(reversed(list(person(1).items())))], engine)
+    stats_b, data_b = save(reordered, [dict(reversed(list(person(1).items())))])
     assert stats_a.digest == stats_b.digest
     assert data_a == data_b  # byte-stable: fixed zip timestamps and properties
     with zipfile.ZipFile(io.BytesIO(data_a)) as z:
         assert {info.date_time for info in z.infolist()} == {FIXED_TIMESTAMP.timetuple()[:6]}
 
 
-def test_digest_changes_with_the_data(engine):
-    base = save([hotel(1)], [person(1)], engine)[0].digest
-    assert save([hotel(1, rating=4.6)], [person(1)], engine)[0].digest != base
-    assert save([hotel(1)], [person(1, title="CEO")], engine)[0].digest != base
-    assert save([hotel(1), hotel(2)], [person(1)], engine)[0].digest != base
-    assert save([hotel(1)], [], engine)[0].digest != base
-    assert save([hotel(1)], [person(1)], engine, title="Other title")[0].digest == base  # the data, not the title
+def test_digest_changes_with_the_data():
+    base = save([hotel(1)], [person(1)])[0].digest
+    assert save([hotel(1, rating=4.6)], [person(1)])[0].digest != base
+    assert save([hotel(1)], [person(1, title="CEO")])[0].digest != base
+    assert save([hotel(1), hotel(2)], [person(1)])[0].digest != base
+    assert save([hotel(1)], [])[0].digest != base
+    assert save([hotel(1)], [person(1)], title="Other title")[0].digest == base  # the data, not the title
 
 
-def test_engines_write_the_same_cells():
+def reference(rows, people) -> bytes:
+    """The same cells built one by one through openpyxl's public API (what the writer replaced)."""
+    book = Workbook()
+    book.remove(book.active)
+    for name, columns, records in ((LEADS_SHEET, LEAD_COLUMNS, rows), (DECISION_MAKERS_SHEET, DECISION_MAKER_COLUMNS,
+                                                                       people)):
+        ws = book.create_sheet(name)
+        for col, column in enumerate(columns, 1):
+            header = ws.cell(1, col, column.header)
+            header.font, header.fill = Font(bold=True, color="FFFFFF"), PatternFill("solid", start_color="1F4E78")
+        for row, record in enumerate(records, 2):
+            for col, column in enumerate(columns, 1):
+                value = _CONVERTERS[column.kind](record.get(column.key))  # conversions: tested above
+                if value is None:
+                    continue
+                target = ws.cell(row, col)
+                target.value = value
+                if isinstance(value, str):
+                    target.data_type = "s"  # never a formula
+                    link = None if is_formula_like(value) else link_target(column.kind, value)
+                    target.quotePrefix = is_formula_like(value)
+                    if link:
+                        target.hyperlink, target.font = link, Font(color="0563C1", underline="single")
+                elif isinstance(value, datetime):
+                    target.number_format = "yyyy-mm-dd hh:mm"
+                elif isinstance(value, date):
+                    target.number_format = "yyyy-mm-dd"
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def test_cells_are_those_openpyxl_would_write():
     rows = [hotel(i, name=INJECTIONS[i % len(INJECTIONS)] if i % 3 == 0 else f"Hotel {i}",
-                  email=None if i % 4 == 0 else f"gm@h{i}.example.com", launched_at=date(2025, 1, i))
+                  email=None if i % 4 == 0 else f"gm@h{i}.example.com", launched_at=date(2025, 1, i),
+                  address="  Bed & Breakfast <b> " if i == 5 else f"{i} Ocean Drive", booking_url="bad url")
             for i in range(1, 13)]
+    rows.append(hotel(13, launched_at=datetime(1900, 1, 5, 6, 30), room_count="about 40", score=True))
     people = [person(i, email_verified=bool(i % 2), sources=[]) for i in range(1, 9)]
-    results = {engine: save(rows, people, engine) for engine in ENGINES}
-    assert len({stats.digest for stats, _ in results.values()}) == 1
 
     def cells(data: bytes) -> list:
         out = []
@@ -377,13 +407,12 @@ def test_engines_write_the_same_cells():
                                 c.hyperlink.target if c.hyperlink else None, c.font.b, c.font.u, c.fill.fill_type))
         return out
 
-    xml_cells, openpyxl_cells = (cells(results[e][1]) for e in ("xml", "openpyxl"))
-    assert xml_cells == openpyxl_cells
+    assert cells(save(rows, people)[1]) == cells(reference(rows, people))
 
 
 # --- streaming and targets ----------------------------------------------------------------------
 
-def test_streams_hotels_then_decision_makers_from_generators(engine):
+def test_streams_hotels_then_decision_makers_from_generators():
     events: list[str] = []
 
     def hotels():
@@ -397,7 +426,7 @@ def test_streams_hotels_then_decision_makers_from_generators(engine):
         for i in range(1, 751):
             yield person(i)
 
-    stats, data = save(hotels(), people(), engine)
+    stats, data = save(hotels(), people())
     assert events.index("people start") == events.index("hotels done") + 1  # one after the other
     assert (stats.hotels, stats.decision_makers) == (500, 750)
     wb = load(data)
@@ -405,15 +434,15 @@ def test_streams_hotels_then_decision_makers_from_generators(engine):
     assert cell(wb["Leads"], 501, LEAD, "hotel_id").value == 500
 
 
-def test_writes_to_a_path_atomically(tmp_path, engine):
+def test_writes_to_a_path_atomically(tmp_path):
     target = tmp_path / "Miami.xlsx"
-    stats = write_leads_workbook(target, [hotel(1)], [person(1)], title="Miami", engine=engine)
+    stats = write_leads_workbook(target, [hotel(1)], [person(1)], title="Miami")
     assert load_workbook(target)["Leads"]["A2"].value == 1
     assert stats.hotels == 1
     assert [p.name for p in tmp_path.iterdir()] == ["Miami.xlsx"]
 
 
-def test_a_failing_source_leaves_no_file(tmp_path, engine):
+def test_a_failing_source_leaves_no_file(tmp_path):
     target = tmp_path / "Miami.xlsx"
 
     def broken():
@@ -421,7 +450,7 @@ def test_a_failing_source_leaves_no_file(tmp_path, engine):
         raise RuntimeError("cursor lost")
 
     with pytest.raises(RuntimeError, match="cursor lost"):
-        write_leads_workbook(target, broken(), [], title="Miami", engine=engine)
+        write_leads_workbook(target, broken(), [], title="Miami")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -438,11 +467,6 @@ def test_a_failed_write_keeps_the_previous_file(tmp_path):
         write_leads_workbook(target, [hotel(2)], broken(), title="Miami")
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["Miami.xlsx"]
-
-
-def test_unknown_engine_is_refused():
-    with pytest.raises(ValueError, match="unknown engine"):
-        write_leads_workbook(io.BytesIO(), [], [], title="x", engine="xlsxwriter")
 
 
 def test_workbook_digest_matches_the_written_file_without_writing_one():

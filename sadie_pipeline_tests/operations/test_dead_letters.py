@@ -12,8 +12,8 @@ from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.definitions import defs
 from sadie_pipeline.operations.alerts import dead_letter_alert_sensor
 from sadie_pipeline.operations.dead_letters import open_by_layer, requeue
+from sadie_pipeline.resource_defs import configured
 from sadie_pipeline.resources.reliability import ItemOutcome, record_dead_letters
-from sadie_pipeline.resources.slack import SlackResource
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 
 
@@ -105,7 +105,7 @@ def test_requeue_by_id_and_by_layer_until_the_item_fails_again(sadie_env, databa
 
 
 def _tick(database, cursor):
-    context = build_sensor_context(cursor=cursor, resources={"database": database, "slack": SlackResource()})
+    context = build_sensor_context(cursor=cursor, resources={"database": database, "slack": configured("slack")})
     result = dead_letter_alert_sensor(context)
     return result, context.cursor
 

@@ -1,4 +1,5 @@
-"""The Database resource: configured server, environment, and the embedded server."""
+"""The Database resource: configured server, SADIE_DATABASE_URL through the definitions, and the
+embedded server."""
 
 from __future__ import annotations
 
@@ -6,22 +7,26 @@ import os
 import signal
 
 import pytest
+from dagster import EnvVar
 
 from sadie_pipeline.migrations import upgrade
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.database import Database, to_sqlalchemy_url
 from sadie_pipeline.settings import SQL_DIR
 from sadie_pipeline_tests.fixtures.postgres import database_name
 
 
-def test_explicit_url_wins_over_environment(monkeypatch, pg_url):
+def test_the_resource_reads_no_environment(monkeypatch, pg_url):
     monkeypatch.setenv("SADIE_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
     assert Database(url=pg_url).resolved_url() == pg_url
 
 
-def test_environment_url_is_read_at_use_time(monkeypatch, pg_url):
-    db = Database()
+def test_environment_url_through_the_definitions_is_read_when_the_run_starts(monkeypatch, pg_url):
+    monkeypatch.setenv("SADIE_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
+    db = configured("database")
+    assert db.url == EnvVar("SADIE_DATABASE_URL")  # the name, not the value: what the UI shows
     monkeypatch.setenv("SADIE_DATABASE_URL", pg_url)
-    with db.connect() as conn:
+    with resolved(db).connect() as conn:
         assert conn.execute("SELECT current_database()").fetchone()[0] == database_name(pg_url)
 
 
@@ -36,7 +41,7 @@ def test_embedded_server_when_nothing_is_configured(tmp_path, monkeypatch):
 
     monkeypatch.delenv("SADIE_DATABASE_URL", raising=False)
     monkeypatch.setenv("SADIE_HOME", str(tmp_path / "home"))
-    db = Database()
+    db = resolved(configured("database"))  # no url: the embedded server under SADIE_HOME
     try:
         url = db.resolved_url()
         assert str(tmp_path / "home" / "pg") in url

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.llm import AnthropicResource, GroqResource, parse_json_object
 from sadie_pipeline.resources.reliability import ServiceCallFailed, SkipItem
 from sadie_pipeline.sandbox import Sandbox
@@ -57,9 +58,9 @@ def test_anthropic_structured_returns_the_tool_input(sb: Sandbox) -> None:
     assert bare["room_count"] == 120
 
 
-def test_keys_come_from_the_environment_at_use_time(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("GROQ_API_KEY", raising=False)
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+def test_keys_come_from_the_vendors_variables_through_the_definitions(sb: Sandbox,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GROQ_API_KEY", KEY)  # a resource never reads it: without the definitions, no key
     groq = GroqResource(base_url=sb.base_url("groq"))
     claude = AnthropicResource(base_url=sb.base_url("anthropic"))
     assert not groq.configured() and not claude.configured()
@@ -67,8 +68,9 @@ def test_keys_come_from_the_environment_at_use_time(sb: Sandbox, monkeypatch: py
         run(groq, lambda: groq.chat_json("Answer JSON"))
     with pytest.raises(SkipItem, match="ANTHROPIC_API_KEY"):
         run(claude, lambda: claude.structured(PAGE, TOOL))
-    monkeypatch.setenv("GROQ_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    groq = resolved(configured("groq", base_url=sb.base_url("groq")))
+    claude = resolved(configured("anthropic", base_url=sb.base_url("anthropic")))
     assert groq.configured() and claude.configured()
     assert run(groq, lambda: groq.chat_json([{"role": "user", "content": PAGE + " Answer JSON."}]))["room_count"] == 120
     assert run(claude, lambda: claude.structured(PAGE, TOOL))["room_count"] == 120

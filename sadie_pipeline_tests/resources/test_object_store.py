@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.object_store import TEMP_PREFIX, ObjectStore
 
 KEY = "raw/listings/visit-pei/20261125/job-000001-01.jsonl.gz"
@@ -141,20 +142,23 @@ def test_local_list_ignores_temp_files(local_object_store: ObjectStore) -> None:
     assert local_object_store.list_keys("d/") == ["d/real.txt"]
 
 
-def test_backend_from_environment_at_use_time(
+def test_backend_from_environment_through_the_definitions(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, s3_server: str
 ) -> None:
     monkeypatch.delenv("SADIE_S3_BUCKET", raising=False)
     monkeypatch.setenv("SADIE_HOME", str(tmp_path / "home"))
-    store = ObjectStore()
+    store = resolved(configured("object_store"))
     assert store.describe() == f"local folder {tmp_path / 'home' / 'objects'}"
     store.put_bytes("x.txt", b"local")
     assert (tmp_path / "home" / "objects" / "x.txt").read_bytes() == b"local"
 
     monkeypatch.setenv("SADIE_S3_BUCKET", "env-bucket")
     monkeypatch.setenv("SADIE_S3_ENDPOINT_URL", s3_server)
+    assert store.describe().startswith("local folder")  # the resource reads no variable
+    store = resolved(configured("object_store"))
     assert store.describe() == f"s3://env-bucket (endpoint {s3_server})"
     assert store.uri("x.txt") == "s3://env-bucket/x.txt"
+    assert store.plain().describe() == store.describe()  # worker processes get the same settings
 
 
 def test_default_local_root_is_relative_to_cwd(

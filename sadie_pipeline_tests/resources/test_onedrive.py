@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.onedrive import (
     CLIENT_SECRET_ENV,
     DRIVE_ENV,
@@ -49,8 +50,9 @@ def resources() -> Iterator[list[OneDriveResource]]:
 
 
 def onedrive(resources: list[OneDriveResource], **kw: Any) -> OneDriveResource:
+    """The resource as the definitions configure it from the environment (its EnvVars read now)."""
     settings: dict[str, Any] = {"backoff_base_s": 0.01, "backoff_max_s": 0.05, "backoff_jitter_s": 0.0} | kw
-    resource = OneDriveResource(**settings)
+    resource = resolved(configured("onedrive", **settings))
     resources.append(resource)
     return resource
 
@@ -202,6 +204,8 @@ def test_folder_and_settings_come_from_the_environment_at_use_time(sb: Sandbox, 
     monkeypatch.setenv(DRIVE_ENV, graph_env[DRIVE_ENV])
     monkeypatch.setenv(CLIENT_SECRET_ENV, SECRET)
     monkeypatch.setenv(FOLDER_ENV, "/Exports/Leads/")
+    assert not resource.configured()  # the resource reads no variable: the definitions do, when built
+    resource = onedrive(resources)
     assert resource.configured()
     assert resource.upload("a.csv", b"x").path == "Exports/Leads/a.csv"
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.rdap_dns import DnsResource, RdapResource
 from sadie_pipeline.resources.reliability import ServiceCallFailed
 from sadie_pipeline.sandbox import Sandbox
@@ -47,13 +48,15 @@ def test_rdap_5xx_is_retried_then_dead_lettered(sb: Sandbox) -> None:
     assert sb.stats("rdap")["requests"] == 3
 
 
-def test_rdap_base_url_from_the_environment(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rdap_base_url_from_the_environment_through_the_definitions(sb: Sandbox,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SADIE_RDAP_BASE_URL", sb.base_url("rdap"))
-    rdap = RdapResource(**FAST)
+    assert RdapResource().resolved_base_url() == "https://rdap.org"  # the resource itself reads no variable
+    rdap = resolved(configured("rdap", **FAST))
     assert rdap.resolved_base_url() == sb.base_url("rdap")
     assert run(rdap, lambda: rdap.domain("littlehavanasuites.test"))["ldhName"] == "LITTLEHAVANASUITES.TEST"
     monkeypatch.delenv("SADIE_RDAP_BASE_URL")
-    assert RdapResource().resolved_base_url() == "https://rdap.org"
+    assert resolved(configured("rdap")).resolved_base_url() == "https://rdap.org"
 
 
 def test_dns_mx_and_txt(sb: Sandbox) -> None:
@@ -91,7 +94,7 @@ def test_dns_timeouts_are_retried_then_fail(sb: Sandbox, monkeypatch: pytest.Mon
     sb.configure("dns", timeout_rate=1.0)  # every query is dropped
     ip, port = sb.nameserver
     monkeypatch.setenv("SADIE_DNS_NAMESERVER", f"{ip}:{port}")
-    dns = DnsResource(timeout_s=0.3, max_attempts=2, **FAST)
+    dns = resolved(configured("dns", timeout_s=0.3, max_attempts=2, **FAST))
     with pytest.raises(ServiceCallFailed) as info:
         run(dns, lambda: dns.mx("biscaynebayinn.test"))
     assert info.value.error_class is ErrorClass.TRANSIENT and info.value.attempts == 2

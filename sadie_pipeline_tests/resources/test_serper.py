@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.reliability import ServiceCallFailed, SkipItem, outcome_counts, run_items
 from sadie_pipeline.resources.serper import SerperResource, place_key, raw_response_key
 from sadie_pipeline.sandbox import Sandbox
@@ -97,15 +98,17 @@ def test_auth_errors_are_not_retried(sb: Sandbox, status: int) -> None:
     assert sb.stats("serper")["requests"] == 1
 
 
-def test_key_comes_from_the_environment_at_use_time(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_key_comes_from_serper_api_key_through_the_definitions(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SERPER_API_KEY", raising=False)
-    resource = SerperResource(base_url=sb.base_url("serper"))
+    resource = resolved(configured("serper", base_url=sb.base_url("serper")))
     assert not resource.configured()
     assert "SERPER_API_KEY" in resource.not_configured_message()
     with pytest.raises(SkipItem):
         asyncio.run(resource.search_places("hotels in Orlando"))
     assert sb.stats("serper")["requests"] == 0
     monkeypatch.setenv("SERPER_API_KEY", KEY)
+    assert not resource.configured()  # read when the definitions are built, not by the resource
+    resource = resolved(configured("serper", base_url=sb.base_url("serper")))
     assert resource.configured()
 
     async def main() -> dict[str, Any]:

@@ -7,6 +7,7 @@ import logging
 import pytest
 
 from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.reliability import ServiceCallFailed
 from sadie_pipeline.resources.slack import BASE_URL_ENV, CHANNEL_ENV, TOKEN_ENV, SlackResource
 from sadie_pipeline.sandbox import Sandbox
@@ -25,7 +26,8 @@ def slack_env(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def fast(**kw: object) -> SlackResource:
-    return SlackResource(**({"backoff_base_s": 0.01, "backoff_jitter_s": 0.0} | kw))  # type: ignore[arg-type]
+    """The resource as the definitions configure it from the environment (its EnvVars read now)."""
+    return resolved(configured("slack", **({"backoff_base_s": 0.01, "backoff_jitter_s": 0.0} | kw)))
 
 
 def test_post_returns_ts_and_slack_saw_the_message(sb: Sandbox, slack_env: None) -> None:
@@ -99,12 +101,14 @@ def test_not_configured_posts_nothing(sb: Sandbox, monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv(TOKEN_ENV, raising=False)
     monkeypatch.setenv(CHANNEL_ENV, "#sadie-leads")
     monkeypatch.setenv(BASE_URL_ENV, f"{sb.base_url('slack')}/api")
-    resource = SlackResource()
+    resource = fast()
     assert not resource.configured()
     assert TOKEN_ENV in resource.not_configured_message() and CHANNEL_ENV not in resource.not_configured_message()
     assert resource.post("nobody hears this") is None
     assert sb.stats("slack")["requests"] == 0
-    monkeypatch.setenv(TOKEN_ENV, TOKEN)  # read at use time
+    monkeypatch.setenv(TOKEN_ENV, TOKEN)
+    assert not resource.configured()  # the resource reads no variable: the definitions do, when built
+    resource = fast()
     assert resource.configured()
     assert resource.resolved_base_url() == f"{sb.base_url('slack')}/api/"
     assert resource.post("now it does") == "1700000000.000100"

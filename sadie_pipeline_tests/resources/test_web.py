@@ -12,6 +12,7 @@ import pytest
 
 from sadie_pipeline.core.booking_engines import TEXT_MAX_BYTES
 from sadie_pipeline.core.errors import ErrorClass
+from sadie_pipeline.resource_defs import configured, resolved
 from sadie_pipeline.resources.web import (
     DEFAULT_CHROMIUM,
     FetchResult,
@@ -112,9 +113,10 @@ def test_global_concurrency_limit(sb: Sandbox) -> None:
 
 def test_proxy_from_the_environment_and_credentials_redacted(sb: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SADIE_HTTP_PROXY", sb.proxy_url)
-    f = WebsiteFetcher(total_timeout_s=2.0)
+    f = resolved(configured("website_fetcher", total_timeout_s=2.0))  # as the definitions configure it
     assert run(f, lambda: f.fetch("http://www.biscaynebayinn.test/")).ok
     monkeypatch.setenv("SADIE_HTTP_PROXY", "http://crawler:pr0xy-s3cret@127.0.0.1:9")  # nothing listens there
+    f = resolved(configured("website_fetcher", total_timeout_s=2.0))
     failed = run(f, lambda: f.fetch("http://www.biscaynebayinn.test/"))
     assert failed.dead and failed.error_class is ErrorClass.TRANSIENT
     assert "pr0xy-s3cret" not in (failed.error or "")
