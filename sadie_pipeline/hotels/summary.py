@@ -46,3 +46,16 @@ def city_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
     for row in rows:
         row["layers"] = layer_names(row["layers"] or 0)
     return rows
+
+
+REGIONS_PROGRESS = """
+SELECT count(*) FILTER (WHERE status <> %(duplicate)s), count(*) FILTER (WHERE status = ANY(%(scored_or_later)s))
+  FROM sadie_gtm.hotels WHERE region = ANY(%(regions)s)
+"""
+
+
+def hotels_progress(conn: psycopg.Connection, regions: list[str]) -> str:
+    """The regions' hotels so far and how many have a score: "12 hotels, 4 scored" (a progress bar's)."""
+    hotels, scored = conn.execute(REGIONS_PROGRESS, {
+        "regions": regions, "duplicate": HotelStatus.DUPLICATE, "scored_or_later": list(SCORED_OR_LATER)}).fetchone()
+    return f"{hotels} hotels, {scored} scored"

@@ -92,3 +92,11 @@ RETURNING id;
 -- name: state
 SELECT stage, status, superseded_by, error_summary, error_rate, max_error_rate, check_passed
   FROM pipeline.jobs WHERE id = %(job)s;
+
+-- name: run_records
+-- The records of a Dagster run's jobs in their raw and in their transformed files so far (what a
+-- progress bar shows while the run imports and stages).
+SELECT f.stage, sum(f.record_count)::bigint
+  FROM pipeline.jobs j JOIN pipeline.job_files f ON f.job_id = j.id
+ WHERE j.dagster_run_id = %(run)s
+ GROUP BY f.stage;
