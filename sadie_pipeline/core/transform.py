@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sadie_pipeline.core.categories import CategoryMapper
 from sadie_pipeline.core.fields import (
     CANONICAL_FIELDS,
     CONTACT_FIELDS,
@@ -66,6 +67,7 @@ class RecordTransformer:
         self.round_to = transform.get("round_lat_lng")
         self.region = (transform.get("default_country") or "CA").upper()
         self.match_fields = [CANONICAL_FIELDS[f] for f in transform.get("hash_fields", [])]
+        self.categories = CategoryMapper(transform.get("category_map"))
         self.required = [(f, CANONICAL_FIELDS[f]) for f in validate.get("required_fields", [])]
         self.types = {CANONICAL_FIELDS[f]: kind for f, kind in validate.get("data_types", {}).items()}
         rules = validate.get("business_rules", {})
@@ -88,6 +90,8 @@ class RecordTransformer:
                 rec[name] = title_case(value)
         for name, mode in self.case.items():
             rec[name] = apply_case(rec.get(name), mode)
+        if "category" in rec:
+            rec["category"] = self.categories(rec["category"])
         if rec.get("country"):
             try:
                 rec["country"] = country_code(rec["country"])

@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 
+from sadie_pipeline.core.categories import CategoryGroup
 from sadie_pipeline.listings.readers import iter_records
 from sadie_pipeline.regions import REGION_NAMES, subdivision
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -93,7 +94,8 @@ async def discover_serper(serper: SerperResource, store: ObjectStore, region: st
 
 
 def dmo_lodging(conn: psycopg.Connection, region: str, cities: Sequence[str]) -> list[tuple[str, dict[str, Any], None]]:
-    """Lodging listings promoted from DMOs in the region's cities."""
+    """Lodging listings promoted from DMOs in the region's cities: their category in the vocabulary's
+    lodging group (core/categories.py), as staging mapped it."""
     rows = conn.execute(
         """SELECT l.id, l.name, l.category, loc.address1, loc.city, loc.state, loc.zip, loc.lat, loc.lng,
                   l.google_place_id,
@@ -102,18 +104,15 @@ def dmo_lodging(conn: psycopg.Connection, region: str, cities: Sequence[str]) ->
                   (SELECT c.website_url FROM public.listing_info li JOIN public.contact_info c
                       ON c.id = li.contact_info_id WHERE li.listing_id = l.id AND li.info_visible LIMIT 1)
              FROM public.listings l JOIN public.locations loc ON loc.id = l.location_id
-            WHERE l.listing_visible AND upper(loc.state) = %s AND lower(loc.city) = ANY(%s)""",
-        (subdivision(region), [c.lower() for c in cities]),
+            WHERE l.listing_visible AND upper(loc.state) = %s AND lower(loc.city) = ANY(%s)
+              AND split_part(l.category, '.', 1) = %s""",
+        (subdivision(region), [c.lower() for c in cities], CategoryGroup.LODGING.value),
     ).fetchall()
-    out = []
-    for (lid, name, category, address, city, state, zip_code, lat, lng, place_id, phone, website) in rows:
-        if is_lodging(category, name):
-            out.append((f"listing:{lid}", {
-                "name": name, "address": address, "city": city, "state": state, "zip": zip_code, "phone": phone,
-                "website": website, "lat": float(lat) if lat is not None else None,
-                "lng": float(lng) if lng is not None else None, "google_place_id": place_id, "category": category,
-            }, None))
-    return out
+    return [(f"listing:{lid}", {
+        "name": name, "address": address, "city": city, "state": state, "zip": zip_code, "phone": phone,
+        "website": website, "lat": float(lat) if lat is not None else None,
+        "lng": float(lng) if lng is not None else None, "google_place_id": place_id, "category": category,
+    }, None) for (lid, name, category, address, city, state, zip_code, lat, lng, place_id, phone, website) in rows]
 
 
 def csv_hotels(store: ObjectStore, region: str, cities: Sequence[str]) -> list[tuple[str, dict[str, Any], str]]:

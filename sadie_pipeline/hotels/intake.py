@@ -23,10 +23,10 @@ from dagster import (
     sensor,
 )
 
+from sadie_pipeline.core.categories import CategoryGroup
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED
 from sadie_pipeline.hotels import queries
-from sadie_pipeline.hotels.discovery import LODGING, NOT_LODGING
-from sadie_pipeline.hotels.enrichment.proximity import ATTRACTION_CATEGORIES
+from sadie_pipeline.hotels.enrichment.proximity import ATTRACTION_GROUPS
 from sadie_pipeline.hotels.jobs import attraction_proximity_job, hotel_discovery_job
 from sadie_pipeline.hotels.markets import list_markets
 from sadie_pipeline.hotels.schedules import _tick_date
@@ -118,13 +118,7 @@ def build_discovery_schedule(timezone: str):
     return weekly_discovery_schedule
 
 
-
 # --- DMO promotions -----------------------------------------------------------------------------
-
-def pg_regex(pattern: str) -> str:
-    """A Python pattern for PostgreSQL's ~*: there \\b is a backspace and \\y the word boundary."""
-    return pattern.replace(r"\b", r"\y")
-
 
 @dataclass(frozen=True)
 class PromotedRegion:
@@ -140,8 +134,8 @@ def promotions_since(conn: psycopg.Connection, since: str) -> tuple[str | None, 
     if upto is None:
         return None, []
     rows = conn.execute(queries.sql("intake", "promoted_by_region"), {
-        "since": since, "upto": upto, "regions": list(REGIONS), "lodging": pg_regex(LODGING.pattern),
-        "not_lodging": pg_regex(NOT_LODGING.pattern), "attraction": pg_regex(ATTRACTION_CATEGORIES),
+        "since": since, "upto": upto, "regions": list(REGIONS), "lodging": CategoryGroup.LODGING.value,
+        "attraction": ATTRACTION_GROUPS,
         "proximity_statuses": list(DETECTED_OR_ENRICHED)}).fetchall()
     return upto, [PromotedRegion(*r) for r in rows]
 

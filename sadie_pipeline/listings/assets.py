@@ -8,7 +8,9 @@ from sadie_pipeline.listings.checks import error_rate_result, error_rate_spec
 from sadie_pipeline.listings.importer import import_inbox_file, pending_inbox_keys
 from sadie_pipeline.listings.promote import promote_dmo
 from sadie_pipeline.listings.readers import UnreadableFileError
-from sadie_pipeline.listings.repository import get_dmo, job_config
+from sadie_pipeline.listings.repository import Dmo, get_dmo, job_config
+from sadie_pipeline.listings.sources.http import SourceError
+from sadie_pipeline.listings.sources.pull import current_config, is_pulled, pull_source, pull_summary
 from sadie_pipeline.listings.stage import stage_dmo
 from sadie_pipeline.metadata import path_list
 from sadie_pipeline.partitions import dmo_partitions
@@ -23,6 +25,8 @@ class ImportConfig(Config):
     """The inbox object to import; when empty, every inbox file of the DMO not imported yet."""
     imported_by: str = "0"
     """Who imported (0 for the pipeline itself)."""
+    full_pull: bool = False
+    """A pulled source (import.url): ask for every record, not only those changed since the last pull."""
 
 
 class PromotionConfig(Config):
@@ -50,6 +54,8 @@ def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, data
     """Inbox files of the DMO as immutable gzipped JSON-lines raw files, with job rows."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
+    if not config.inbox_key and is_pulled(current_config(database, dmo)):
+        return _pulled(context, config, database, object_store, dmo)
     keys = [config.inbox_key] if config.inbox_key else pending_inbox_keys(database, object_store, dmo)
     results = []
     for key in keys:
@@ -75,10 +81,33 @@ def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, data
     })
 
 
+def _pulled(context: AssetExecutionContext, config: ImportConfig, database: Database, object_store: ObjectStore,
+            dmo: Dmo) -> MaterializeResult:
+    """The DMO's configured source pulled now (sources/pull.py): its job, records and problems."""
+    try:
+        result = pull_source(database, object_store, dmo.slug, run_key=run_key(context), imported_by=config.imported_by,
+                             promote=_run_promotes(context), full=config.full_pull, log=context.log.info)
+    except (SourceError, UnreadableFileError) as exc:
+        raise Failure(description=str(exc).splitlines()[0]) from exc
+    with database.connect() as conn:
+        pull = pull_summary(conn, result.job_id)
+    return MaterializeResult(metadata={
+        "dmo": dmo.slug, "jobs": MetadataValue.json([result.job_id]), "records_read": result.records_read,
+        "already_imported": int(result.already_imported), "raw_files_written": sum(not f.skipped for f in result.files),
+        "raw_files": path_list([object_store.uri(f.key) for f in result.files]),
+        # pages fetched and failed, the high-water mark; problems are job_errors rows of stage 'import'
+        "pull": MetadataValue.json(pull), "import_problems": len(result.problems),
+        "preview": previews.raw_preview(object_store, result.files[0].key) if result.files
+        else MetadataValue.text("nothing new"),
+    })
+
+
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_raw_files], kinds={"postgres"},
        check_specs=[error_rate_spec("listing_stage")], code_version=versions.TRANSFORM_VERSION)
 def listing_stage(context: AssetExecutionContext, database: Database, object_store: ObjectStore) -> MaterializeResult:
-    """Transformed, validated, hashed and matched records in the staging tables, each with its action."""
+    """Transformed, validated, hashed and matched records in the staging tables, each with its action.
+    Written in place with set-based SQL, not returned to an IO manager: a DMO's records stream
+    through COPY and are matched against `public` inside the database, too many to hold as a value."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
     result = stage_dmo(database, object_store, dmo, run_key(context), log=context.log.info)
@@ -91,6 +120,7 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
         max_error_rate = job_config(conn, result.job_id)["validate"]["max_error_rate"]
         preview = previews.staged_preview(conn, result.job_id)
         errors_preview = previews.errors_preview(conn, result.job_id)
+        categories, unmapped = previews.category_counts(conn, result.job_id)
     return MaterializeResult(
         metadata={
             "dmo": dmo.slug,
@@ -110,6 +140,10 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
             # Records still under review in the last import, sent again as they were: data copied, not transformed.
             "records_copied": result.records_copied,
             "transformed_files": path_list([object_store.uri(k) for k in result.transformed_keys]),
+            "categories": MetadataValue.json(categories),
+            # source values no vocabulary entry maps: add them to the DMO's transform.category_map
+            "categories_unmapped": sum(unmapped.values()),
+            "unmapped_category_values": MetadataValue.json(dict(list(unmapped.items())[:50])),
             "preview": preview,
             "errors_preview": errors_preview,
         },
@@ -119,7 +153,9 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
 
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_stage], kinds={"postgres"})
 def listing_promotion(context: AssetExecutionContext, config: PromotionConfig, database: Database) -> MaterializeResult:
-    """Approved staged rows applied to the canonical public tables (inserts, updates, soft deletes)."""
+    """Approved staged rows applied to the canonical public tables (inserts, updates, soft deletes).
+    Changed in place with set-based SQL, not returned to an IO manager: promotion updates the rows
+    that exist and must touch only those, under the DMO's lock, which replacing a partition cannot."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
     by = (config.accepted_by or context.run.tags.get("dagster/user") or f"run {context.run_id}") \

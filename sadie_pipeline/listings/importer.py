@@ -13,6 +13,7 @@ import psycopg
 
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
+from sadie_pipeline.core.sources.records import Problem
 from sadie_pipeline.listings import job_queue, versions
 from sadie_pipeline.listings.locks import Holder, LockSpace
 from sadie_pipeline.listings.queries import run, sql
@@ -25,6 +26,7 @@ from sadie_pipeline.listings.redelivery import (
     earlier_import_of_same_file,
 )
 from sadie_pipeline.listings.repository import Dmo, set_job_state, snapshot_config
+from sadie_pipeline.listings.sources.raw_items import document_file_items, document_type, write_items, write_problems
 from sadie_pipeline.listings.states import JobStage, JobStatus
 from sadie_pipeline.listings.trusted import rows_of_job
 from sadie_pipeline.resources.database import Database
@@ -47,6 +49,7 @@ class ImportResult:
     sha256: str | None = None
     source_bytes: int | None = None
     same_file_as_job: int | None = None  # the earlier import whose raw files these were derived from
+    problems: list[Problem] = field(default_factory=list)  # records or pages read but not kept (job_errors)
 
 
 def pending_inbox_keys(db: Database, store: ObjectStore, dmo: Dmo) -> list[str]:
@@ -58,19 +61,32 @@ def pending_inbox_keys(db: Database, store: ObjectStore, dmo: Dmo) -> list[str]:
 
 
 def import_inbox_file(db: Database, store: ObjectStore, dmo: Dmo, key: str, *, run_key: str | None = None,
-                      imported_by: str = "0", promote: bool = True,
-                      log: Callable[[str], None] = lambda m: None) -> ImportResult:
+                      imported_by: str = "0", promote: bool = True, log: Callable[[str], None] = lambda m: None,
+                      before_import: Callable[[], None] | None = None) -> ImportResult:
     """Idempotent per inbox key: a finished import is returned as is; an interrupted one resumes
     without rewriting the raw files it already stored. The job is created (its place in the DMO's
     arrival order) under the DMO's lock; the import itself holds only the job's lock. `promote`:
-    whether the run means to promote the job (a stage taking a later job first promotes it)."""
+    whether the run means to promote the job (a stage taking a later job first promotes it).
+    `before_import` puts the object at `key` first (a file downloaded from the DMO's source URL)."""
+    def work(job: dict[str, Any]) -> ImportResult:
+        if before_import is not None:
+            before_import()
+        return _import(db, store, dmo, key, job, imported_by)
+
+    return run_import(db, dmo, key, work, run_key=run_key, promote=promote, log=log)
+
+
+def run_import(db: Database, dmo: Dmo, key: str, work: Callable[[dict[str, Any]], ImportResult], *,
+               run_key: str | None, promote: bool, log: Callable[[str], None]) -> ImportResult:
+    """The job of `key` claimed for this run, then `work(job)` unless it was imported already; a
+    failure fails the job with its first line (and is raised)."""
     holder = Holder(db, f"import {dmo.slug}", log)
     try:
         job = _claim_job(db, holder, dmo, key, run_key, promote)
         if job["stage"] != JobStage.IMPORT:
             return ImportResult(job["id"], job["records_read"] or 0, already_imported=True)
         try:
-            return _import(db, store, dmo, key, job, imported_by)
+            return work(job)
         except BaseException as exc:
             with db.connect() as conn:
                 set_job_state(conn, job["id"], stage=JobStage.IMPORT, status=JobStatus.FAILED,
@@ -134,8 +150,9 @@ def _import(db: Database, store: ObjectStore, dmo: Dmo, key: str, job: dict[str,
             result = _derive(conn, store, dmo, earlier, job_id, day, existing, imported_by) if earlier else None
             if result is None:
                 with conn.cursor() as cur, cur.copy(sql("import", "copy_keys")) as keys:
-                    result = _write_raw_files(store, dmo, key, job_id, day, config, existing, imported_by,
-                                              keys.write_row)
+                    write = _write_documents if document_type(config, key) else _write_raw_files
+                    result = write(store, dmo, key, job_id, day, config, existing, imported_by, keys.write_row)
+        write_problems(conn, job_id, result.problems)
         result.source_bytes = size
         for f in result.files:
             run(conn, "import", "raw_file", {"job": job_id, "path": store.uri(f.key), "dmo": dmo.id, "day": day,
@@ -191,6 +208,23 @@ def _write_raw_files(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: d
     if count == 0:
         raise UnreadableFileError(f"{key.rsplit('/', 1)[-1]}: the file has a header but no records")
     return ImportResult(job_id, count, writer.close(), sha256=digest.hexdigest())
+
+
+def _write_documents(store: ObjectStore, dmo: Dmo, key: str, job_id: int, day: dt.date, config: dict[str, Any],
+                     existing: frozenset[int], imported_by: str,
+                     write_keys: Callable[[tuple[int, int, int, str, str]], Any]) -> ImportResult:
+    """A JSON, JSON-lines or GeoJSON file: its records (each object flattened into dotted paths)
+    written as a CSV file's rows are; a bad line or a feature without geometry is a problem."""
+    digest, name = hashlib.sha256(), key.rsplit("/", 1)[-1]
+    with store.open_read(key) as raw:
+        items = document_file_items(_HashingReader(raw, digest), name, document_type(config, key),
+                                    config["import"]["records_path"])
+        written = write_items(store, dmo.slug, dmo.id, job_id, day, config, _now(), imported_by, items, write_keys,
+                              existing)
+    if written.records == 0:
+        first = f": {written.problems[0].message}" if written.problems else ""
+        raise UnreadableFileError(f"{name}: no records{first}")
+    return ImportResult(job_id, written.records, written.files, sha256=digest.hexdigest(), problems=written.problems)
 
 
 def _check_header(mapped: dict[str, str | int], header: Header) -> None:

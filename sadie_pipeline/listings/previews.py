@@ -7,6 +7,7 @@ from itertools import islice
 import psycopg
 from dagster import MetadataValue
 
+from sadie_pipeline.core.categories import group_of
 from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.raw_files import iter_jsonl_gz
 from sadie_pipeline.listings.repository import Dmo
@@ -38,3 +39,17 @@ def live_preview(conn: psycopg.Connection, dmo: Dmo) -> MetadataValue:
     """The DMO's most recently updated listings."""
     rows = conn.execute(sql("previews", "live"), {"dmo": dmo.id, "rows": PREVIEW_ROWS}).fetchall()
     return markdown_table(("listing", "name", "city", "status", "last seen"), rows)
+
+
+def category_counts(conn: psycopg.Connection, job_id: int) -> tuple[dict[str, int], dict[str, int]]:
+    """(records per vocabulary group, records per unmapped source value) of the job's transformed
+    records: an unmapped value is one to add to the DMO's transform.category_map."""
+    groups: dict[str, int] = {}
+    unmapped: dict[str, int] = {}
+    for category, count in conn.execute(sql("previews", "categories"), {"job": job_id}):
+        group = group_of(category)
+        if group is None:
+            unmapped[category] = count
+        else:
+            groups[group] = groups.get(group, 0) + count
+    return groups, unmapped

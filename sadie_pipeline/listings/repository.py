@@ -11,6 +11,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from sadie_pipeline.core.config import merge_config
+from sadie_pipeline.core.schedules import Frequency
 from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.states import JobStage, JobStatus
 
@@ -61,15 +62,21 @@ def list_dmos(conn: psycopg.Connection) -> list[dict[str, Any]]:
 def upsert_dmo(conn: psycopg.Connection, slug: str, name: str, config: dict[str, Any]) -> Dmo:
     """Creates the DMO, or updates its name and config (the config version goes up on change)."""
     check_slug(slug)
-    merge_config(config)  # rejects a bad config before anything is written
+    merged = merge_config(config)  # rejects a bad config before anything is written
     source_type = config.get("import", {}).get("source_type", "csv")
-    schedule = config.get("schedule", "manual")
+    schedule = schedule_of(merged)
     params = {"slug": slug, "name": name, "source_type": source_type, "params": json.dumps(config),
               "schedule": schedule}
     params["dmo"] = conn.execute(sql("dmos", "upsert"), params).fetchone()[0]
     conn.execute(sql("dmos", "upsert_config"), params)
     dmo_id = params["dmo"]
     return Dmo(dmo_id, slug, name, source_type)
+
+
+def schedule_of(merged: dict[str, Any]) -> str:
+    """The DMO's import schedule: `import.schedule`, else the older top-level `schedule`."""
+    own = merged["import"]["schedule"]
+    return own if own != Frequency.MANUAL else merged["schedule"]
 
 
 def snapshot_config(conn: psycopg.Connection, job_id: int, dmo: Dmo) -> dict[str, Any]:

@@ -85,6 +85,11 @@ class SandboxProcess:
                 self._proc.wait()
             self._proc = None
 
+    @property
+    def pid(self) -> int | None:
+        """The child's process id (a benchmark reads its CPU time)."""
+        return self._proc.pid if self._proc is not None else None
+
     # ---- the Sandbox API -------------------------------------------------------------------
     @property
     def url(self) -> str:

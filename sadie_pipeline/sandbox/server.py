@@ -653,6 +653,9 @@ def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: s
         env.update({"SADIE_SLACK_BOT_TOKEN": api_keys.get("slack", f"xoxb-{key}"),
                     "SADIE_SLACK_CHANNEL": f"#{slack_service.CHANNELS['C0SADIELEADS']}",
                     "SADIE_SLACK_BASE_URL": f"{base('slack')}/api/"})
+    if "google_geocoding" in services:  # listings' geocodes (Nominatim: SADIE_GEOCODER=nominatim and its base URL)
+        env.update({"SADIE_GEOCODER": "google", "SADIE_GEOCODER_BASE_URL": base("google_geocoding"),
+                    "GOOGLE_MAPS_API_KEY": api_keys.get("google_geocoding", key)})
     return env
 
 

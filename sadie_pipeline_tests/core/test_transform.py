@@ -176,8 +176,8 @@ def test_title_casing_only_for_configured_fields():
 
 
 def test_case_rules(transformer):
-    rec = ok(transformer(raw_record(Type="FINE Dining", Prov="Pe", Country="ca")))
-    assert rec["category"] == "fine dining"
+    rec = ok(transformer(raw_record(Type="ODD Thing", Prov="Pe", Country="ca")))
+    assert rec["category"] == "odd thing"  # no vocabulary value: kept, lowercased
     assert rec["state"] == "PE"
     assert rec["country"] == "CA"
 

@@ -19,12 +19,14 @@ from dagster import (
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.definitions import defs
 from sadie_pipeline.hotels.automation import AUTOMATED_ASSETS
+from sadie_pipeline.hotels.discovery import dmo_lodging
+from sadie_pipeline.hotels.enrichment.proximity import attractions
 from sadie_pipeline.hotels.intake import dmo_promotion_sensor, hotel_inbox_sensor
 from sadie_pipeline.hotels.markets import add_market
 from sadie_pipeline.settings import SAMPLE_DIR
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 from sadie_pipeline_tests.hotels.test_schedules_sensors import SIX_AM
-from sadie_pipeline_tests.listings.helpers import import_file, register, sample
+from sadie_pipeline_tests.listings.helpers import import_file, metadata, register, sample
 
 CSV = SAMPLE_DIR / "hotels-us-fl.csv"
 
@@ -147,3 +149,34 @@ def test_discovery_of_a_region_carries_it_to_scores_and_no_further(instance):
     _materialized(instance, ["attraction_proximity"])   # the promotion sensor's proximity run
     follow = evaluate_automation_conditions(defs, instance, cursor=settled.cursor)
     assert _requested(follow) == {"golden_hotels": {"US-FL"}, "lead_scores": {"US-FL"}}
+
+
+def test_discovery_reads_dmo_lodging_by_its_mapped_category(database, local_object_store, instance, tmp_path):
+    """The DMO's own value ("Auberge") mapped by its category_map is lodging; a restaurant named
+    "... Inn ..." is not, and a value nothing maps is counted on the stage, not guessed."""
+    config = {"transform": {"map_fields": {"listings.name": "Name", "listings.category": "Kind",
+                                           "locations.address1": "Address", "locations.city": "City",
+                                           "locations.state": "Prov", "locations.lat": "Lat",
+                                           "locations.lng": "Lng"},
+                            "category_map": {"Auberge": "lodging.inn"}},
+              "validate": {"required_fields": ["listings.name", "locations.city"]}}
+    register(database, instance, "terroir", config)
+    rows = [("Auberge du Vieux-Port", "Auberge", "12 Queen St"), ("Inn Kitchen", "Restaurant", "3 Kent St"),
+            ("Harbour Hotel", "Hotel", "8 Water St"), ("Sugar Shack", "Cabane a sucre", "1 Mill Rd"),
+            ("Old Mill Museum", "Heritage Museum", "2 Mill Rd"), ("Harbour Kayak", "Kayak Tours", "9 Water St")]
+    csv_path = tmp_path / "terroir.csv"
+    csv_path.write_text("Name,Kind,Address,City,Prov,Lat,Lng\n" + "".join(
+        f"{name},{kind},{address},Charlottetown,PE,46.23{k},-63.13{k}\n" for k, (name, kind, address) in enumerate(rows)),
+        encoding="utf-8")
+    result, _ = import_file(database, local_object_store, instance, "terroir", csv_path)
+    stage = metadata(result, "listing_stage")
+    assert stage["categories"] == {"lodging": 2, "restaurant": 1, "attraction": 1, "activity": 1}
+    assert stage["categories_unmapped"] == 1
+    assert stage["unmapped_category_values"] == {"cabane a sucre": 1}
+
+    with database.connect() as conn:
+        found = sorted(record["name"] for _, record, _ in dmo_lodging(conn, "CA-PE", ["Charlottetown"]))
+    assert found == ["Auberge du Vieux-Port", "Harbour Hotel"]
+    # proximity's points of interest: attractions and activities, nothing else
+    with database.connect() as conn:
+        assert sorted(a.name for a in attractions(conn)) == ["Harbour Kayak", "Old Mill Museum"]

@@ -30,6 +30,11 @@ def test_first_import_counts_match_the_sample(database, local_object_store, inst
     assert _live(database, "visit-pei") == 35
     stage_meta = metadata(result, "listing_stage")
     assert stage_meta["action_insert"] == 35 and stage_meta["errors"] == 2
+    # every sample category maps to the vocabulary: lodging is what hotel discovery reads
+    assert stage_meta["categories_unmapped"] == 0
+    assert set(stage_meta["categories"]) == {"lodging", "attraction", "restaurant", "shop"}
+    with database.connect() as conn:
+        assert conn.execute("SELECT count(*) FROM public.listings WHERE category = 'lodging.hotel'").fetchone()[0] > 0
     promo_meta = metadata(result, "listing_promotion")
     assert promo_meta["promoted_insert"] == 35 and promo_meta["live_listings"] == 35
 

@@ -15,7 +15,7 @@ SELECT max(updated_at)::text FROM pipeline.job_results WHERE updated_at > %(sinc
 -- of the region's active market cities (what discovery's dmo_lodging reads), and attractions where
 -- the region has hotels whose proximity layer can still change (DETECTED or ENRICHED). The region is
 -- the listing's current location's state as a region code (US and Canadian codes do not overlap).
--- The patterns are discovery's and proximity's, in PostgreSQL's dialect.
+-- The categories are the vocabulary's groups discovery and proximity read (core/categories.py).
 WITH promoted AS (
     SELECT DISTINCT l.id, l.name, l.category, lower(loc.city) AS city,
            coalesce(us.region, ca.region) AS region
@@ -29,9 +29,8 @@ WITH promoted AS (
        AND s.promoted_at > %(since)s::timestamp AND s.action IN ('insert', 'update')
 ), kinds AS (
     SELECT region, city,
-           (coalesce(category, '') || ' ' || coalesce(name, '')) ~* %(lodging)s
-               AND coalesce(category, '') !~* %(not_lodging)s AS lodging,
-           coalesce(category, '') ~* %(attraction)s AS attraction
+           split_part(category, '.', 1) = %(lodging)s AS lodging,
+           split_part(category, '.', 1) = ANY(%(attraction)s) AS attraction
       FROM promoted WHERE region IS NOT NULL
 )
 SELECT k.region,

@@ -33,3 +33,11 @@ ON CONFLICT (job_id) DO NOTHING;
 UPDATE pipeline.jobs SET stage = %(stage)s, status = %(status)s, error_summary = %(error)s,
        finished_at = CASE WHEN %(status)s IN ('succeeded', 'failed') THEN now() END
  WHERE id = %(job)s;
+
+-- name: scheduled
+-- DMOs whose imports run on a schedule (pipeline.configs.schedule, from import.schedule), with their
+-- config, for the pull sensor (listings/pull_schedule.py).
+SELECT d.slug, c.schedule, c.config_params
+  FROM public.dmos d JOIN pipeline.configs c ON c.dmo_id = d.id AND c.data_domain = 'listings'
+ WHERE c.schedule <> 'manual'
+ ORDER BY d.slug;

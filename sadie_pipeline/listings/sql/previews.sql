@@ -21,3 +21,9 @@ SELECT l.id, l.name, loc.city, li.info_status, li.last_seen_at
   JOIN public.listings l ON l.id = li.listing_id
   LEFT JOIN public.locations loc ON loc.id = l.location_id
  ORDER BY li.updated_at DESC, li.listing_id;
+
+-- name: categories
+-- The categories of the job's transformed records (thin rows carry none) and how many have each.
+SELECT category, count(*) FROM staging.listings
+ WHERE job_id = %(job)s AND category IS NOT NULL
+ GROUP BY category ORDER BY count(*) DESC, category;

@@ -1,0 +1,54 @@
+"""Pulled sources on their DMO's own schedule (config `import.schedule`): one sensor reads every
+DMO's schedule from the database at each tick, so changing a schedule needs no deploy, and asks
+for one import run per due tick. The run key names the DMO and the tick: Dagster starts each key
+once, so a tick is pulled once however often the sensor looks, and after downtime only the
+latest missed tick is pulled, not every one."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from dagster import DefaultSensorStatus, RunRequest, SensorEvaluationContext, SkipReason, sensor
+
+from sadie_pipeline.core.config import ConfigError, merge_config
+from sadie_pipeline.core.schedules import ScheduleError, latest_due
+from sadie_pipeline.listings.jobs import listing_import_job
+from sadie_pipeline.listings.queries import sql
+from sadie_pipeline.listings.sources.pull import is_pulled
+from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
+from sadie_pipeline.resources.database import Database
+
+
+def due_pulls(rows: list[tuple[str, str, dict[str, Any]]], now: dt.datetime,
+              partitions: set[str]) -> tuple[list[RunRequest], list[str]]:
+    """(the run requests of the DMOs whose latest tick is due, the DMOs skipped and why)."""
+    requests, skipped = [], []
+    for slug, schedule, params in rows:
+        try:
+            config, tick = merge_config(params), latest_due(schedule, now)
+        except (ConfigError, ScheduleError) as exc:  # a config saved before a check existed
+            skipped.append(f"{slug}: {str(exc).splitlines()[0]}")
+            continue
+        if slug not in partitions or tick is None:
+            continue
+        if not is_pulled(config):
+            skipped.append(f"{slug}: source {config['import']['source_type']} has no url to pull (files come by the inbox)")
+            continue
+        requests.append(RunRequest(run_key=f"pull:{slug}:{tick.isoformat()}", partition_key=slug,
+                                   tags={"sadie/trigger": "schedule", "sadie/schedule": schedule,
+                                         "sadie/tick": tick.isoformat()}))
+    return requests, skipped
+
+
+@sensor(job=listing_import_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+def dmo_pull_sensor(context: SensorEvaluationContext, database: Database) -> list[RunRequest] | SkipReason:
+    """Pulls each scheduled DMO's source at its schedule's ticks (manual, hourly, daily, weekly or
+    a cron string, UTC)."""
+    with database.connect() as conn:
+        rows = conn.execute(sql("dmos", "scheduled")).fetchall()
+    partitions = set(context.instance.get_dynamic_partitions(DMO_PARTITIONS_NAME))
+    requests, skipped = due_pulls(rows, dt.datetime.now(dt.UTC), partitions)
+    for reason in skipped:
+        context.log.warning(f"not pulled: {reason}")
+    return requests or SkipReason(f"no scheduled pull source due ({len(rows)} DMOs on a schedule)")
