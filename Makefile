@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 export DAGSTER_HOME ?= $(CURDIR)/.sadie/dagster
+WEB_PORT ?= 8080
 
 .PHONY: install demo dev test test-fast bench clean
 
@@ -22,6 +23,9 @@ demo: $(STAMP)
 dev: $(STAMP)
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/sadie db upgrade
+	@echo "Dagster UI:                     http://127.0.0.1:3000"
+	@echo "review and operations web app:  http://127.0.0.1:$(WEB_PORT)  (make demo prints a demo admin)"
+	$(BIN)/sadie web --port $(WEB_PORT) & web=$$!; trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/dagster dev -w workspace.yaml
 
 test: $(STAMP)

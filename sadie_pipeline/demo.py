@@ -19,9 +19,9 @@ def reset_local_state(echo: Callable[[str], None]) -> None:
     if os.environ.get("SADIE_DATABASE_URL") or os.environ.get("SADIE_S3_BUCKET"):
         echo("reset skipped: a database or bucket is configured; the demo only resets local state")
         return
-    from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resource_defs import configured, resolved
 
-    with Database().connect() as conn:
+    with resolved(configured("database")).connect() as conn:
         conn.execute("DROP SCHEMA IF EXISTS staging, pipeline, sadie_gtm CASCADE")
         conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
         conn.execute("CREATE SCHEMA public")
@@ -60,10 +60,9 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     from sadie_pipeline.listings.review import approve_all, list_pending
     from sadie_pipeline.listings.runs import import_file, run_job, summary_line
     from sadie_pipeline.migrations import upgrade
-    from sadie_pipeline.resources.database import Database
-    from sadie_pipeline.resources.object_store import ObjectStore
+    from sadie_pipeline.resource_defs import configured, resolved
 
-    database, store = Database(), ObjectStore()
+    database, store = resolved(configured("database")), resolved(configured("object_store"))
     echo(f"database: {database.resolved_url()}")
     if reset:
         reset_local_state(echo)
@@ -112,6 +111,8 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
         echo(f"  {slug}: {count}")
     echo(f"  canonical listings visible: {total}")
     run_hotel_demo(database, echo)
+    from sadie_pipeline.web.demo import demo_admin
+    echo(demo_admin(database))
     echo("\nOpen the Dagster UI on the same data with: make dev")
 
 
@@ -123,13 +124,11 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     and DNS, reached through the same settings production uses (base URLs, proxy, nameserver)."""
     from dagster import DagsterInstance
 
-    from sadie_pipeline.definitions import defs
+    from sadie_pipeline.definitions import build_defs
     from sadie_pipeline.hotels.exports.delivery import counted, latest_exports
     from sadie_pipeline.hotels.markets import add_market
     from sadie_pipeline.hotels.summary import city_summary
-    from sadie_pipeline.resources.llm import AnthropicResource, GroqResource
-    from sadie_pipeline.resources.object_store import ObjectStore
-    from sadie_pipeline.resources.serper import SerperResource
+    from sadie_pipeline.resource_defs import configured, resolved
     from sadie_pipeline.sandbox import Sandbox
 
     echo(f"\n== hotel leads: {DEMO_REGION} on the bundled sandbox ==")
@@ -143,11 +142,11 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
         try:
             with database.connect() as conn:
                 add_market(conn, DEMO_REGION, DEMO_CITIES)
-            ObjectStore().put_file(f"inbox/hotels/{DEMO_REGION}/hotels.csv", SAMPLE_DIR / "hotels-us-fl.csv")
+            resolved(configured("object_store")).put_file(f"inbox/hotels/{DEMO_REGION}/hotels.csv", SAMPLE_DIR / "hotels-us-fl.csv")
             # The sandbox's own quotas are generous; production keeps the resources' default paces.
-            fast = {"serper": SerperResource(requests_per_minute=600), "groq": GroqResource(requests_per_minute=600),
-                    "anthropic": AnthropicResource(requests_per_minute=600)}
-            result = defs.resolve_job_def("hotel_leads_job").execute_in_process(
+            fast = {key: configured(key, requests_per_minute=600) for key in ("serper", "groq", "anthropic")}
+            # built now: its resources take the sandbox's settings just put in the environment
+            result = build_defs().resolve_job_def("hotel_leads_job").execute_in_process(
                 instance=DagsterInstance.get(), partition_key=DEMO_REGION, raise_on_error=False, resources=fast,
                 run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}})
             if not result.success:
@@ -173,7 +172,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
              f"{r['scored']} scored, {r['launched']} launched, {r['exported']} exported")
     with database.connect() as conn:
         exports = list(latest_exports(conn, DEMO_REGION).values())
-    store = ObjectStore()
+    store = resolved(configured("object_store"))
     echo(f"\n== lead exports ({len(exports)} files) ==")
     for e in exports:
         where = store.uri(e["object_key"]) + (f"\n      uploaded to the sandbox's OneDrive: {e['web_url']}"

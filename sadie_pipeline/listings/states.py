@@ -15,6 +15,7 @@ class JobStage(StrEnum):
     STAGED = "staged"          # staged rows resolved; waiting for promotion or review
     PROMOTED = "promoted"      # applied to the public tables
     SUPERSEDED = "superseded"  # a newer job of the DMO was staged before this one was promoted
+    DISCARDED = "discarded"    # a person discarded it after phase one of an upload (listings/discard.py)
 
 
 class JobStatus(StrEnum):
@@ -23,7 +24,7 @@ class JobStatus(StrEnum):
     FAILED = "failed"            # error_summary says why; a dead process's job is failed too
 
 
-TERMINAL_STAGES = (JobStage.PROMOTED, JobStage.SUPERSEDED)
+TERMINAL_STAGES = (JobStage.PROMOTED, JobStage.SUPERSEDED, JobStage.DISCARDED)
 
 
 class Action(StrEnum):

@@ -1,0 +1,1 @@
+"""The app's routes, one module per area: thin handlers over the domain functions."""

@@ -1,0 +1,240 @@
+"""The JSON API. /v1/listings: read-only, for the company's sites and apps, with an API key (header
+X-API-Key) and a rate limit per key; text, city, category, bounding box and updated_since filters,
+cursor pagination and ETags. /v1/admin/listings: a logged-in user (session cookie and X-CSRF-Token),
+the listing pages' actions. OpenAPI at /docs (logged in)."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import json
+from decimal import Decimal
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from sadie_pipeline.listings import curation
+from sadie_pipeline.web import api_models as m
+from sadie_pipeline.web.auth import Reviewer, Throttle, Viewer, check_dmo, csrf_token
+from sadie_pipeline.web.db import connection
+from sadie_pipeline.web.listing_search import like_pattern, search
+from sadie_pipeline.web.queries import rows
+from sadie_pipeline.web.routes.listings import listing_page_data
+from sadie_pipeline.web.users import ApiKey, User, api_key
+
+router = APIRouter()
+
+
+def require_key(request: Request, x_api_key: Annotated[str | None, Header()] = None) -> ApiKey:
+    """The request's API key (401 without a valid one), within its requests per minute (else 429)."""
+    if not x_api_key:
+        raise HTTPException(401, "an API key is required (header X-API-Key)", headers={"WWW-Authenticate": "ApiKey"})
+    with connection(request) as conn:
+        key = api_key(conn, x_api_key)
+    if key is None:
+        raise HTTPException(401, "unknown or revoked API key", headers={"WWW-Authenticate": "ApiKey"})
+    throttles: dict[int, Throttle] = request.app.state.api_throttles
+    throttle = throttles.get(key.id)
+    if throttle is None or throttle.limit != key.requests_per_minute:
+        throttle = throttles[key.id] = Throttle(key.requests_per_minute, 60.0)
+    wait = throttle.take(key.id)
+    if wait:
+        raise HTTPException(429, f"rate limit of {key.requests_per_minute} requests per minute reached",
+                            headers={"Retry-After": str(int(wait) + 1)})
+    return key
+
+
+def _cursor(after: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"after": after}).encode()).decode().rstrip("=")
+
+
+def _after(cursor: str | None) -> int:
+    if not cursor:
+        return 0
+    try:
+        after = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["after"]
+    except (ValueError, KeyError, TypeError):
+        raise HTTPException(400, "bad cursor") from None
+    if not isinstance(after, int) or after < 0:
+        raise HTTPException(400, "bad cursor")
+    return after
+
+
+def _bbox(bbox: str | None) -> dict[str, Decimal | None]:
+    if not bbox:
+        return {"min_lng": None, "min_lat": None, "max_lng": None, "max_lat": None}
+    try:
+        min_lng, min_lat, max_lng, max_lat = (Decimal(v) for v in bbox.split(","))
+    except (ValueError, ArithmeticError):
+        raise HTTPException(400, "bbox is min_lng,min_lat,max_lng,max_lat") from None
+    if min_lng > max_lng or min_lat > max_lat:
+        raise HTTPException(400, "bbox: each minimum must be at most its maximum")
+    return {"min_lng": min_lng, "min_lat": min_lat, "max_lng": max_lng, "max_lat": max_lat}
+
+
+_CONTACT = tuple(m.Contact.model_fields)
+_LOCATION = tuple(m.Location.model_fields)
+
+
+def _listings(request: Request, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Listings shaped as m.Listing (plain dicts: serialised straight to JSON, no model per row)."""
+    with connection(request) as conn:
+        found = rows(conn, "api", "listings", params)
+        records = rows(conn, "api", "records", {"ids": [r["id"] for r in found]}) if found else []
+    by_listing: dict[int, list[dict[str, Any]]] = {}
+    for r in records:
+        contact = {k: r["contact_name" if k == "name" else k] for k in _CONTACT}
+        by_listing.setdefault(r["listing_id"], []).append(
+            {"dmo": r["dmo"], "description": r["description"], "contact": contact, "images": r["images"],
+             "hours": r["hours"]})
+    return [{"id": r["id"], "name": r["name"], "category": r["category"], "updated_at": r["updated_at"],
+             "location": {k: r[k] for k in _LOCATION}, "records": by_listing.get(r["id"], [])} for r in found]
+
+
+def _with_etag(request: Request, payload: Any) -> Response:
+    body = orjson.dumps(payload, default=_json_default, option=orjson.OPT_SORT_KEYS | orjson.OPT_NAIVE_UTC)
+    etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "private, max-age=0, must-revalidate"}
+    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)  # coordinates keep their digits, as the API's schema (Decimal) says
+    raise TypeError(type(value).__name__)
+
+
+@router.get("/v1/listings", response_model=m.ListingPage, tags=["listings"])
+def list_listings(request: Request, key: Annotated[ApiKey, Depends(require_key)],
+                  q: Annotated[str | None, Query(description="a part of the name", max_length=200)] = None,
+                  city: str | None = None, category: str | None = None,
+                  bbox: Annotated[str | None, Query(description="min_lng,min_lat,max_lng,max_lat")] = None,
+                  updated_since: dt.datetime | None = None, cursor: str | None = None,
+                  limit: Annotated[int, Query(ge=1, le=100)] = 50) -> Response:
+    """Visible canonical listings, by id, with their DMO records (contacts, hours, images)."""
+    since = updated_since.astimezone(dt.UTC).replace(tzinfo=None) if updated_since and updated_since.tzinfo \
+        else updated_since
+    params = {"after": _after(cursor), "id": None, "name_like": like_pattern(q), "city": city or None,
+              "category": category or None, "since": since, "limit": limit + 1, **_bbox(bbox)}
+    found = _listings(request, params)
+    return _with_etag(request, {"data": found[:limit],
+                                "next_cursor": _cursor(found[limit - 1]["id"]) if len(found) > limit else None})
+
+
+@router.get("/v1/listings/{listing_id}", response_model=m.Listing, tags=["listings"])
+def get_listing(request: Request, listing_id: int, key: Annotated[ApiKey, Depends(require_key)]) -> Response:
+    params = {"after": 0, "id": listing_id, "name_like": None, "city": None, "category": None, "since": None,
+              "limit": 1, **_bbox(None)}
+    found = _listings(request, params)
+    if not found:
+        raise HTTPException(404, f"no visible listing {listing_id}")
+    return _with_etag(request, found[0])
+
+
+# --- admin: a logged-in user, the same actions as the listing pages ---------------------------------
+
+@router.get("/v1/admin/session", tags=["admin"])
+def session(request: Request, user: Viewer) -> dict[str, Any]:
+    """Who is logged in, and the CSRF token the admin API's POSTs send as X-CSRF-Token."""
+    return {"user": user.name, "role": user.role.label, "dmos": list(user.dmos), "csrf_token": csrf_token(request)}
+
+
+@router.get("/v1/admin/listings", tags=["admin"])
+def admin_search(request: Request, user: Viewer, q: str | None = None, city: str | None = None,
+                 dmo: str | None = None, status: str | None = None, after: int = 0,
+                 limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+    found = search(request, user, q=q, city=city, dmo=dmo, status=status, after=after, limit=limit + 1)
+    return {"data": jsonable_encoder(found[:limit]), "next_after": found[limit - 1]["id"] if len(found) > limit else None}
+
+
+@router.get("/v1/admin/listings/{listing_id}", tags=["admin"])
+def admin_listing(request: Request, user: Viewer, listing_id: int) -> dict[str, Any]:
+    return jsonable_encoder(listing_page_data(request, user, listing_id))
+
+
+def _outcome(request: Request, user: User, listing_id: int, action) -> JSONResponse:
+    listing_page_data(request, user, listing_id)  # 404 / 403
+    try:
+        with connection(request) as conn:
+            message, changed = action(conn)
+    except curation.CurationError as exc:
+        return JSONResponse(m.Outcome(ok=False, message=str(exc)).model_dump(), status_code=409)
+    return JSONResponse(jsonable_encoder(m.Outcome(ok=True, message=message, changed=changed)))
+
+
+def _editor(user: User) -> curation.Editor:
+    return curation.Editor(user.name, user.id)
+
+
+@router.post("/v1/admin/listings/{listing_id}/edit", response_model=m.Outcome, tags=["admin"])
+def admin_edit(request: Request, user: Reviewer, listing_id: int, edit: m.ListingEditIn) -> JSONResponse:
+    def action(conn):
+        changed = curation.edit_listing(conn, listing_id, curation.ListingEdit(**edit.model_dump()), _editor(user))
+        return ("saved" if changed else "nothing changed"), changed
+    return _outcome(request, user, listing_id, action)
+
+
+@router.post("/v1/admin/listings/{listing_id}/records/{record_id}/edit", response_model=m.Outcome, tags=["admin"])
+def admin_edit_record(request: Request, user: Reviewer, listing_id: int, record_id: int,
+                      edit: m.RecordEditIn) -> JSONResponse:
+    def action(conn):
+        check_dmo(user, curation.info_dmo(conn, listing_id, record_id))
+        changed = curation.edit_info(conn, listing_id, record_id, curation.InfoEdit(**edit.model_dump()), _editor(user))
+        return ("saved" if changed else "nothing changed"), changed
+    return _outcome(request, user, listing_id, action)
+
+
+@router.post("/v1/admin/listings/{listing_id}/visibility", response_model=m.Outcome, tags=["admin"])
+def admin_visibility(request: Request, user: Reviewer, listing_id: int, body: m.VisibilityIn) -> JSONResponse:
+    def action(conn):
+        if body.record_id is not None:
+            check_dmo(user, curation.info_dmo(conn, listing_id, body.record_id))
+        done = curation.set_visibility(conn, listing_id, body.visible, _editor(user), body.record_id)
+        return ("changed" if done else "already so"), None
+    return _outcome(request, user, listing_id, action)
+
+
+@router.post("/v1/admin/listings/{listing_id}/merge", response_model=m.Outcome, tags=["admin"])
+def admin_merge(request: Request, user: Reviewer, listing_id: int, body: m.MergeIn) -> JSONResponse:
+    listing_page_data(request, user, body.into)
+    return _outcome(request, user, listing_id,
+                    lambda conn: ("merged", curation.merge(conn, listing_id, body.into, _editor(user))))
+
+
+@router.post("/v1/admin/listings/{listing_id}/unmerge", response_model=m.Outcome, tags=["admin"])
+def admin_unmerge(request: Request, user: Reviewer, listing_id: int) -> JSONResponse:
+    return _outcome(request, user, listing_id,
+                    lambda conn: (f"unmerged from {curation.unmerge(conn, listing_id, _editor(user))}", None))
+
+
+@router.post("/v1/admin/records/{record_id}/restore", response_model=m.Outcome, tags=["admin"])
+def admin_restore(request: Request, user: Reviewer, record_id: int) -> JSONResponse:
+    with connection(request) as conn:
+        deleted = rows(conn, "listings", "soft_deleted", {"dmo": None, "dmos": user.dmo_filter, "info": record_id})
+    if not deleted:
+        return JSONResponse(m.Outcome(ok=False, message=f"record {record_id} is not a soft delete you may restore")
+                            .model_dump(), status_code=409)
+    with connection(request) as conn:
+        listing_id = curation.restore(conn, record_id, _editor(user))
+    return JSONResponse(m.Outcome(ok=True, message=f"restored (listing {listing_id})").model_dump())
+
+
+# --- OpenAPI, behind the login like every page -------------------------------------------------------
+
+@router.get("/openapi.json", include_in_schema=False)
+def openapi(request: Request, user: Viewer) -> JSONResponse:
+    return JSONResponse(request.app.openapi())
+
+
+@router.get("/docs", include_in_schema=False, response_class=HTMLResponse)
+def docs(user: Viewer) -> HTMLResponse:
+    return get_swagger_ui_html(openapi_url="/openapi.json", title="sadie API",
+                               swagger_js_url="/static/vendor/swagger-ui-bundle.js",
+                               swagger_css_url="/static/vendor/swagger-ui.css", swagger_favicon_url="/static/favicon.svg")

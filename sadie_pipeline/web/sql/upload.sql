@@ -1,0 +1,5 @@
+-- Two-phase upload (routes/upload.py): the job of an uploaded file.
+
+-- name: job_of_key
+SELECT j.id FROM pipeline.jobs j JOIN public.dmos d ON d.id = j.dmo_id
+ WHERE d.slug = %(dmo)s AND j.source_key = %(key)s;

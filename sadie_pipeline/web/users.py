@@ -1,0 +1,152 @@
+"""Web users (viewer, reviewer, admin; optionally limited to some DMOs) and API keys. Passwords are
+stored as argon2 hashes (argon2-cffi); an API key is shown once and stored as its sha256 digest."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+import psycopg
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from sadie_pipeline.web.queries import one, rows, sql
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,62}")
+_HASHER = PasswordHasher()
+# verified against when the name is unknown, so a wrong name takes as long as a wrong password
+_DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
+
+
+class Role(IntEnum):
+    """Each role may do what the roles below it may."""
+    VIEWER = 1    # reads every page
+    REVIEWER = 2  # decides reviews, uploads, promotes, edits listings, decides hotel pairs, requeues
+    ADMIN = 3     # edits DMO configs and users
+
+    @classmethod
+    def named(cls, name: str) -> Role:
+        try:
+            return cls[name.upper()]
+        except KeyError:
+            raise UserError(f"unknown role {name!r}: viewer, reviewer or admin") from None
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class UserError(ValueError):
+    """A person's mistake (bad name, role, DMO, empty password): one line."""
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    role: Role
+    dmos: tuple[str, ...]  # empty: every DMO
+
+    def can(self, role: Role) -> bool:
+        return self.role >= role
+
+    def sees_dmo(self, slug: str) -> bool:
+        return not self.dmos or slug in self.dmos
+
+    @property
+    def dmo_filter(self) -> list[str] | None:
+        """The DMO slugs its queries are limited to (None: all), as the SQL's %(dmos)s."""
+        return list(self.dmos) or None
+
+
+def _user(row: dict) -> User:
+    return User(row["id"], row["name"], Role.named(row["role"]), tuple(row["dmos"] or ()))
+
+
+def add_user(conn: psycopg.Connection, name: str, password: str, role: str, dmos: Sequence[str] = ()) -> User:
+    """Creates the user, or replaces the password, role and DMOs of an existing one."""
+    if not NAME.fullmatch(name):
+        raise UserError(f"bad user name {name[:40]!r}: letters, digits and . _ @ - (at most 63)")
+    if not password:
+        raise UserError("the password is empty")
+    level = Role.named(role)
+    unknown = [r[0] for r in conn.execute(sql("users", "unknown_dmos"), {"dmos": list(dmos)})]
+    if unknown:
+        raise UserError(f"no DMO {', '.join(map(repr, unknown))}")
+    params = {"name": name, "hash": _HASHER.hash(password), "role": level.label, "dmos": sorted(set(dmos))}
+    user_id = conn.execute(sql("users", "add"), params).fetchone()[0]
+    return User(user_id, name, level, tuple(params["dmos"]))
+
+
+def list_users(conn: psycopg.Connection) -> list[dict]:
+    return rows(conn, "users", "list")
+
+
+def remove_user(conn: psycopg.Connection, name: str) -> None:
+    if conn.execute(sql("users", "remove"), {"name": name}).fetchone() is None:
+        raise UserError(f"no user {name[:40]!r}")
+
+
+def get_user(conn: psycopg.Connection, user_id: int) -> User | None:
+    row = one(conn, "users", "by_id", {"id": user_id})
+    return _user(row) if row else None
+
+
+def user_named(conn: psycopg.Connection, name: str) -> User | None:
+    row = one(conn, "users", "by_name", {"name": name})
+    return _user(row) if row else None
+
+
+def authenticate(conn: psycopg.Connection, name: str, password: str) -> User | None:
+    """The user when the password is theirs, else None (an unknown name costs the same time)."""
+    row = one(conn, "users", "by_name", {"name": name})
+    try:
+        _HASHER.verify(row["password_hash"] if row else _DUMMY_HASH, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    if row is None:
+        return None
+    if _HASHER.check_needs_rehash(row["password_hash"]):
+        conn.execute(sql("users", "rehash"), {"id": row["id"], "hash": _HASHER.hash(password)})
+    return _user(row)
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    id: int
+    name: str
+    requests_per_minute: int
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def add_api_key(conn: psycopg.Connection, name: str, requests_per_minute: int = 600) -> str:
+    """A new key for `name` (shown once: only its digest is stored)."""
+    if not NAME.fullmatch(name):
+        raise UserError(f"bad key name {name[:40]!r}: letters, digits and . _ @ - (at most 63)")
+    key = "sk_" + secrets.token_urlsafe(32)
+    try:
+        conn.execute(sql("users", "add_key"), {"name": name, "hash": _digest(key), "rpm": requests_per_minute})
+    except psycopg.errors.UniqueViolation:
+        raise UserError(f"an API key named {name!r} exists; revoke it first or choose another name") from None
+    return key
+
+
+def list_api_keys(conn: psycopg.Connection) -> list[dict]:
+    return rows(conn, "users", "list_keys")
+
+
+def revoke_api_key(conn: psycopg.Connection, name: str) -> None:
+    if conn.execute(sql("users", "revoke_key"), {"name": name}).fetchone() is None:
+        raise UserError(f"no live API key {name[:40]!r}")
+
+
+def api_key(conn: psycopg.Connection, key: str) -> ApiKey | None:
+    row = one(conn, "users", "key_by_hash", {"hash": _digest(key)})
+    return ApiKey(row["id"], row["name"], row["requests_per_minute"]) if row else None
