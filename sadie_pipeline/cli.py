@@ -14,6 +14,8 @@ import click
 
 from sadie_pipeline.cli_hotels import hotel_engines, hotel_review
 from sadie_pipeline.cli_operations import deadletters
+from sadie_pipeline.cli_runs import import_progress, listings, market_run
+from sadie_pipeline.cli_web import apikey, user, web
 from sadie_pipeline.instance import ensure_dagster_home
 
 if TYPE_CHECKING:
@@ -24,15 +26,15 @@ if TYPE_CHECKING:
 # Dagster is imported when a command runs, not with this module: a spawned worker of a stage the
 # command runs imports the command's script again.
 def _database() -> Database:
-    from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resource_defs import configured, resolved
 
-    return Database()
+    return resolved(configured("database"))  # its settings from the environment, as the definitions'
 
 
 def _store() -> ObjectStore:
-    from sadie_pipeline.resources.object_store import ObjectStore
+    from sadie_pipeline.resource_defs import configured, resolved
 
-    return ObjectStore()
+    return resolved(configured("object_store"))
 
 
 class _Lines(click.ClickException):
@@ -75,9 +77,7 @@ def _while_connecting(exc: BaseException) -> bool:
 def _unreachable(exc: BaseException) -> str:
     from psycopg.conninfo import conninfo_to_dict
 
-    from sadie_pipeline.resources.database import resolve_database_url
-
-    info = conninfo_to_dict(resolve_database_url())
+    info = conninfo_to_dict(_database().resolved_url())
     where = f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}"
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     if "Connection refused" in first:
@@ -117,12 +117,14 @@ def _known_dmo(command: Any) -> Any:
 @click.version_option(package_name="sadie_pipeline", prog_name="sadie")
 def main() -> None:
     """sadie_pipeline: tourism listings and hotel leads on Dagster."""
-    from dagster import BetaWarning
+    from dagster import BetaWarning, PreviewWarning
 
     _load_env_file()
 
     # BackfillPolicy is "beta" in Dagster 1.13: said once per asset, it would bury the output
+    # (and a partitioned check spec's "preview" warning would cut through a progress bar)
     warnings.filterwarnings("ignore", category=BetaWarning)
+    warnings.filterwarnings("ignore", category=PreviewWarning)
     ensure_dagster_home()
 
 
@@ -199,15 +201,23 @@ def add_dmo(slug: str, name: str, config: dict[str, Any]):
 
 @dmo.command("list")
 def dmo_list() -> None:
-    """The DMOs with their config version and live listings."""
+    """The DMOs with their source type, config version, live listings and next scheduled run."""
+    import datetime as dt
+
+    from sadie_pipeline.core.schedules import next_run
     from sadie_pipeline.listings.repository import list_dmos
 
     with _database().connect() as conn:
         rows = list_dmos(conn)
     if not rows:
         click.echo("no DMOs yet: sadie dmo add SLUG --name NAME --config FILE.json")
+    now = dt.datetime.now(dt.UTC)
     for r in rows:
-        click.echo(f"{r['slug']:<28} {r['name']:<32} config v{r['config_version']}  {r['live_listings']} live listings")
+        schedule = r["schedule"] or "manual"
+        upcoming = next_run(schedule, now) if schedule != "manual" else None
+        when = f"next run {upcoming:%Y-%m-%d %H:%M} UTC ({schedule})" if upcoming else "manual"
+        click.echo(f"{r['slug']:<28} {r['name']:<32} {r['source_type'] or 'csv':<12} config v{r['config_version']}  "
+                   f"{r['live_listings']} live listings  {when}")
 
 
 # --- hotel markets --------------------------------------------------------------------------
@@ -249,46 +259,7 @@ def market_list() -> None:
         click.echo(f"{region}: {', '.join(cities)}")
 
 
-@market.command("run")
-@click.argument("regions", nargs=-1, required=True)
-@click.option("--city", "cities", multiple=True, help="Only these cities (repeatable).")
-def market_run(regions: tuple[str, ...], cities: tuple[str, ...]) -> None:
-    """Run hotel_leads_job (discovery to export) for REGIONS and print per city."""
-    from dagster import DagsterInstance
-
-    from sadie_pipeline.definitions import defs
-    from sadie_pipeline.hotels.summary import city_summary
-    from sadie_pipeline.partitions import range_tags, region_ranges
-    from sadie_pipeline.regions import UnknownRegionError, check_region
-
-    try:
-        keys = [check_region(r) for r in regions]
-    except UnknownRegionError as exc:
-        raise click.ClickException(str(exc)) from exc
-    config: dict[str, Any] = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-    if cities:
-        layer_assets = ("hotel_discovery", "hotel_websites", "booking_engine_detection", "room_counts",
-                        "attraction_proximity", "hotel_research", "rdap_owner", "dns_email_provider",
-                        "website_contacts", "email_verification", "golden_hotels", "lead_scores",
-                        "launched_leads", "lead_exports")
-        config["ops"] = {name: {"config": {"cities": list(cities)}} for name in layer_assets}
-    job = defs.resolve_job_def("hotel_leads_job")
-    # one run per stretch of consecutive regions (US-FL US-GA is one run), as a UI backfill does
-    failed = []
-    for first, last in region_ranges(keys):
-        result = job.execute_in_process(run_config=config, instance=DagsterInstance.get(),
-                                        tags=range_tags(first, last), raise_on_error=False)
-        if not result.success:
-            failed.append(first if first == last else f"{first}..{last}")
-    with _database().connect() as conn:
-        for key in keys:
-            for r in city_summary(conn, key):
-                click.echo(f"{key} {r['city']}: {r['hotels']} hotels, {r['merged_duplicates']} merged, "
-                           f"tier 1: {r['tier1']}, tier 2: {r['tier2']}, {r['dead_ends']} dead ends, "
-                           f"{r['enriched']} enriched, {r['scored']} scored, {r['launched']} launched, "
-                           f"{r['exported']} exported, {r['dead_letters']} dead letters")
-    if failed:
-        raise click.ClickException(f"run failed for {', '.join(failed)}; see it in the Dagster UI")
+market.add_command(market_run)
 
 
 # --- hotels ---------------------------------------------------------------------------------
@@ -301,6 +272,10 @@ def hotel() -> None:
 hotel.add_command(hotel_review)
 hotel.add_command(hotel_engines)
 main.add_command(deadletters)
+main.add_command(listings)
+main.add_command(web)
+main.add_command(user)
+main.add_command(apikey)
 
 
 @hotel.command("explain")
@@ -322,18 +297,39 @@ def hotel_explain(hotel_id: int, fields: tuple[str, ...]) -> None:
 
 @main.command("import")
 @click.argument("slug")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False), required=False)
+@_known_dmo
 @click.option("--no-promote", is_flag=True, help="Stop after staging; promote later with review decisions.")
-def import_cmd(slug: str, file: str, no_promote: bool) -> None:
-    """Put FILE in the DMO's inbox and run import, stage and promote for that partition."""
-    from sadie_pipeline.listings.runs import import_file, summary_line
+def import_cmd(slug: str, file: str | None, no_promote: bool) -> None:
+    """Put FILE in the DMO's inbox and run import, stage and promote for that partition; without
+    FILE, pull the DMO's configured source (import.source_type and url) now."""
+    import uuid
 
-    outcome = import_file(_database(), _store(), slug, Path(file), promote=not no_promote)
+    from sadie_pipeline.listings.runs import import_file, pull_now, summary_line
+
+    database, run_id = _database(), str(uuid.uuid4())
+    if file is None:
+        _check_pulled(database, slug)
+    with import_progress(database, slug, run_id, promote=not no_promote):
+        outcome = (import_file(database, _store(), slug, Path(file), promote=not no_promote, run_id=run_id)
+                   if file else pull_now(database, slug, promote=not no_promote, run_id=run_id))
     if outcome["summary"].get("records_read"):  # nothing to summarise when the file could not be read
         click.echo(summary_line(slug, outcome))
     if outcome["failure"]:
         click.echo(f"error: {outcome['failure']}", err=True)
         sys.exit(1)
+
+
+def _check_pulled(database: Database, slug: str) -> None:
+    from sadie_pipeline.listings.repository import get_dmo
+    from sadie_pipeline.listings.sources.pull import current_config, is_pulled
+
+    with database.connect() as conn:
+        dmo = get_dmo(conn, slug)
+    config = current_config(database, dmo)
+    if not is_pulled(config):
+        raise click.ClickException(f"{slug}'s source ({config['import']['source_type']}) has no url to pull from: "
+                                   f"give a FILE (sadie import {slug} FILE)")
 
 
 # --- review ---------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from dagster import DagsterInstance
 from sadie_pipeline.cli import main
 from sadie_pipeline.settings import SAMPLE_DIR
 from sadie_pipeline_tests.fixtures.postgres import database_url
+from sadie_pipeline_tests.listings.sources_helpers import wordpress_config
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
@@ -324,3 +325,21 @@ def test_every_command_and_option_has_help_text():
             yield from missing(sub, f"{path} {name}")
 
     assert list(missing(main, "sadie")) == []
+
+
+def test_import_without_a_file_pulls_the_configured_source(sadie_env, tmp_path, sb):
+    config = tmp_path / "wp.json"
+    config.write_text(json.dumps({**wordpress_config(sb), "validate": {"required_fields": ["listings.name"]}}
+                                 | {"import": {**wordpress_config(sb)["import"], "schedule": "daily"}}))
+    assert _run("dmo", "add", "wp-demo", "--name", "WP Demo", "--config", str(config)).exit_code == 0
+    listing = _run("dmo", "list").output
+    assert "wordpress" in listing and "next run " in listing and "03:00 UTC (daily)" in listing
+
+    out = _run("import", "wp-demo")
+    assert out.exit_code == 0, out.output
+    assert "24 read; 24 inserted" in out.output and "24 listings now live" in out.output
+
+    _run("dmo", "add", "visit-pei", "--name", "Tourism PEI", "--config", str(SAMPLE_DIR / "visit-pei.config.json"))
+    files_only = CliRunner().invoke(main, ["import", "visit-pei"])
+    assert files_only.exit_code != 0
+    assert "visit-pei's source (csv) has no url to pull from: give a FILE" in files_only.output

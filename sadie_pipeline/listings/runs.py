@@ -4,12 +4,14 @@ them (the runs show in the UI), and what they print of a job."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from sadie_pipeline.listings import job_queue
 from sadie_pipeline.listings.importer import inbox_prefix
 from sadie_pipeline.listings.promote import job_summary, live_listing_count
+from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.repository import Dmo, get_dmo
 from sadie_pipeline.listings.states import JobStage
 from sadie_pipeline.migrations import upgrade
@@ -17,15 +19,17 @@ from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
 
-def import_file(database: Database, store: ObjectStore, slug: str, path: Path, promote: bool = True) -> dict[str, Any]:
-    """Puts the file in the DMO's inbox and runs listing_import_job (or listing_stage_job) for it."""
+def import_file(database: Database, store: ObjectStore, slug: str, path: Path, promote: bool = True,
+                run_id: str | None = None) -> dict[str, Any]:
+    """Puts the file in the DMO's inbox and runs listing_import_job (or listing_stage_job) for it
+    (as run `run_id` when given: a progress bar follows it)."""
     upgrade(database.resolved_url())
     with database.connect() as conn:
         dmo = get_dmo(conn, slug)
     key = f"{inbox_prefix(slug)}{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}-{path.name}"
     store.put_file(key, path)
     failure = run_job("listing_import_job" if promote else "listing_stage_job", slug,
-                      {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}})
+                      {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}}, run_id=run_id)
     with database.connect() as conn:
         row = conn.execute("SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND source_key = %s",
                            (dmo.id, key)).fetchone()
@@ -34,19 +38,39 @@ def import_file(database: Database, store: ObjectStore, slug: str, path: Path, p
     return {"job_id": row[0] if row else None, "summary": summary, "live": live, "failure": failure}
 
 
-def run_job(job_name: str, slug: str, run_config: dict[str, Any] | None = None) -> str | None:
-    """Executes a job for one DMO partition; returns the failure reason, or None when it succeeded."""
-    from dagster import DagsterEventType, DagsterInstance
+def pull_now(database: Database, slug: str, promote: bool = True, run_id: str | None = None) -> dict[str, Any]:
+    """Pulls the DMO's configured source now (listing_raw_files with no inbox key pulls it), then
+    stages and promotes as for a file; the outcome as import_file's."""
+    upgrade(database.resolved_url())
+    with database.connect() as conn:
+        dmo = get_dmo(conn, slug)
+        started = conn.execute("SELECT now()").fetchone()[0]
+    failure = run_job("listing_import_job" if promote else "listing_stage_job", slug, run_id=run_id)
+    with database.connect() as conn:
+        row = conn.execute("SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND created_at >= %s ORDER BY id DESC "
+                           "LIMIT 1", (dmo.id, started)).fetchone()
+        summary = job_summary(conn, row[0]) if row else {}
+        live = live_listing_count(conn, dmo)
+    return {"job_id": row[0] if row else None, "summary": summary, "live": live, "failure": failure}
 
-    from sadie_pipeline.definitions import defs
+
+def run_job(job_name: str, slug: str, run_config: dict[str, Any] | None = None, *,
+            assets: Sequence[str] | None = None, run_id: str | None = None) -> str | None:
+    """Executes a job (only `assets` of it, when given) for one DMO partition; returns the failure
+    reason, or None when it succeeded."""
+    from dagster import AssetKey, DagsterEventType, DagsterInstance
+
+    from sadie_pipeline.definitions import build_defs
     from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
 
     instance = DagsterInstance.get()
     if not instance.has_dynamic_partition(DMO_PARTITIONS_NAME, slug):
         instance.add_dynamic_partitions(DMO_PARTITIONS_NAME, [slug])
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-    result = defs.resolve_job_def(job_name).execute_in_process(
-        run_config={**quiet, **(run_config or {})}, instance=instance, partition_key=slug, raise_on_error=False)
+    # built now: the resources take the settings of the environment as it is (a test's, the demo's)
+    result = build_defs().resolve_job_def(job_name).execute_in_process(
+        run_config={**quiet, **(run_config or {})}, instance=instance, partition_key=slug, raise_on_error=False,
+        asset_selection=[AssetKey(a) for a in assets] if assets else None, run_id=run_id)
     if result.success:
         return None
     for event in result.all_events:
@@ -63,6 +87,26 @@ def run_job(job_name: str, slug: str, run_config: dict[str, Any] | None = None) 
                 return data.user_failure_data.description
             return data.error.message.strip().splitlines()[-1] if data.error else "step failed"
     return "run failed"
+
+
+def latest_import(database: Database, slug: str) -> dict[str, Any]:
+    """The DMO's newest job, as import_file tells of the job it ran (for summary_line); its job_id
+    is None when the DMO has imported nothing yet."""
+    with database.connect() as conn:
+        dmo = get_dmo(conn, slug)
+        [job_id] = conn.execute(sql("jobs", "newest"), {"dmo": dmo.id}).fetchone()
+        summary = job_summary(conn, job_id) if job_id is not None else {}
+        live = live_listing_count(conn, dmo)
+    return {"job_id": job_id, "summary": summary, "live": live, "failure": None}
+
+
+def records_progress(database: Database, run_id: str) -> str:
+    """What a run has imported and staged so far: "40 records read, 40 staged"."""
+    with database.connect() as conn:
+        counts = dict(conn.execute(sql("jobs", "run_records"), {"run": run_id}).fetchall())
+    if not counts:
+        return ""
+    return f"{counts.get('raw', 0)} records read, {counts.get('transformed', 0)} staged"
 
 
 def summary_line(slug: str, outcome: dict[str, Any]) -> str:
