@@ -54,7 +54,8 @@ def user() -> None:
 
 @user.command("add")
 @click.argument("name")
-@click.option("--role", type=click.Choice(["viewer", "reviewer", "admin"]), required=True)
+@click.option("--role", type=click.Choice(["viewer", "reviewer", "admin"]), required=True,
+              help="viewer reads; reviewer also decides and uploads; admin also edits configs and users.")
 @click.option("--dmo", "dmos", multiple=True, help="Limit the user to this DMO (repeat for several); none: all.")
 def user_add(name: str, role: str, dmos: tuple[str, ...]) -> None:
     """Create NAME (or replace its password, role and DMOs); the password is read from stdin."""
@@ -78,6 +79,7 @@ def _read_password(name: str) -> str:
 
 @user.command("list")
 def user_list() -> None:
+    """The users with their roles and the DMOs they are limited to."""
     from sadie_pipeline.web.users import list_users
 
     with _conn() as conn:
@@ -115,6 +117,7 @@ def apikey_add(name: str, per_minute: int) -> None:
 
 @apikey.command("list")
 def apikey_list() -> None:
+    """The API keys with their rate limits, live or revoked."""
     from sadie_pipeline.web.users import list_api_keys
 
     with _conn() as conn:
@@ -126,6 +129,7 @@ def apikey_list() -> None:
 @apikey.command("revoke")
 @click.argument("name")
 def apikey_revoke(name: str) -> None:
+    """Revoke NAME's key: its requests get 401 from now on."""
     from sadie_pipeline.web.users import revoke_api_key
 
     with _conn() as conn:

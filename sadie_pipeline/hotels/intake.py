@@ -79,7 +79,7 @@ def inbox_requests(files: Mapping[str, list[str]], seen: Mapping[str, list[str]]
     return requests, cursor, waiting
 
 
-@sensor(job=hotel_discovery_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING,
+@sensor(job=hotel_discovery_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
         description="A new CSV hotel list under inbox/hotels/{region}/: discovery of that region (each file once).")
 def hotel_inbox_sensor(context: SensorEvaluationContext, database: Database,
                        object_store: ObjectStore) -> SensorResult:
