@@ -23,8 +23,9 @@ from urllib.parse import urlsplit
 import orjson
 from aiohttp import web
 
-from ..listing_world import DEFECTS, Catalog, Catalogs, Listing, iso, json_array, parse_time
-from .base import Service, json_response
+from ..listing_world import DEFECTS, Listing, iso, json_array, parse_time
+from .base import json_response
+from .catalog_service import CatalogService
 from .wordpress import MAINTENANCE
 
 MAX_LIMIT = 50
@@ -36,15 +37,12 @@ def _uuid(kind: str, n: int | str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"sandbox:drupal:{kind}:{n}"))
 
 
-class DrupalService(Service):
+class DrupalService(CatalogService):
     name = "drupal"
     prefix = "/drupal"
     real_base_url = "https://{site}/jsonapi"
     description = "Drupal JSON:API: /drupal/{site}/jsonapi/node/listing"
-
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(ctx)
-        self.catalogs = Catalogs()
+    site_kind = "Drupal site"
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/{site}/jsonapi/node/{bundle}", self.collection),
@@ -56,22 +54,6 @@ class DrupalService(Service):
     def error(self, status: int, message: str, *, code: str | None = None,
               headers: dict[str, str] | None = None) -> web.Response:
         return json_response(self.error_body(status, message, code), status, headers=headers, content_type=JSONAPI)
-
-    def state(self) -> Any:
-        return self.catalogs.state()
-
-    def reset_state(self) -> None:
-        self.catalogs.reset()
-
-    def _catalog(self, request: web.Request) -> Catalog:
-        found = self.catalogs.get(request.match_info["site"])
-        if found is None:
-            raise web.HTTPNotFound(reason=f"No Drupal site {request.match_info['site']!r}")
-        return found
-
-    async def touch(self, request: web.Request) -> web.Response:
-        body = await self.read_json(request)
-        return json_response({"changed": self._catalog(request).touch(int(body.get("count", 1)))})
 
     async def collection(self, request: web.Request) -> web.StreamResponse:
         catalog, q = self._catalog(request), request.query

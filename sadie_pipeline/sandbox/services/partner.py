@@ -19,8 +19,8 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from ..listing_world import DEFECTS, Catalog, Catalogs, Listing, iso, json_array, parse_time
-from .base import Service, json_response
+from ..listing_world import DEFECTS, Listing, iso, json_array, parse_time
+from .catalog_service import CatalogService
 from .wordpress import MAINTENANCE
 
 TYPES = {"hotel": "HOTEL", "inn": "INN", "campground": "CAMPGROUND", "restaurant": "RESTAURANT", "cafe": "RESTAURANT",
@@ -28,35 +28,16 @@ TYPES = {"hotel": "HOTEL", "inn": "INN", "campground": "CAMPGROUND", "restaurant
 RENAMED_PAGE = 4
 
 
-class PartnerService(Service):
+class PartnerService(CatalogService):
     name = "partner"
     prefix = "/partner"
     real_base_url = "https://api.partner.example/v1"
     description = "Partner content API: /partner/{site}/v1/properties (X-API-Key)"
     injected_error_status = 500
-
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(ctx)
-        self.catalogs = Catalogs()
+    site_kind = "partner catalogue"
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/{site}/v1/properties", self.properties), web.post("/{site}/_sandbox/touch", self.touch)]
-
-    def state(self) -> Any:
-        return self.catalogs.state()
-
-    def reset_state(self) -> None:
-        self.catalogs.reset()
-
-    def _catalog(self, request: web.Request) -> Catalog:
-        found = self.catalogs.get(request.match_info["site"])
-        if found is None:
-            raise web.HTTPNotFound(reason=f"No partner catalogue {request.match_info['site']!r}")
-        return found
-
-    async def touch(self, request: web.Request) -> web.Response:
-        body = await self.read_json(request)
-        return json_response({"changed": self._catalog(request).touch(int(body.get("count", 1)))})
 
     async def properties(self, request: web.Request) -> web.StreamResponse:
         if self.check_key(request, "X-API-Key") is None:

@@ -21,23 +21,21 @@ from typing import Any
 
 from aiohttp import web
 
-from ..listing_world import DEFECTS, Catalog, Catalogs, Listing, iso, json_array, parse_time
-from .base import Service, json_response
+from ..listing_world import DEFECTS, Listing, iso, json_array, parse_time
+from .catalog_service import CatalogService
 
 TERM_IDS = {"Lodging": 3, "Restaurant": 4, "Attraction": 5, "Shop": 6, "Activity": 7}
 MAINTENANCE = ("<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>Briefly unavailable for "
                "scheduled maintenance. Check back in a minute.</h1></body></html>")
 
 
-class WordPressService(Service):
+class WordPressService(CatalogService):
     name = "wordpress"
     prefix = "/wordpress"
     real_base_url = "https://{site}/wp-json/wp/v2"
     description = "WordPress REST API: /wordpress/{site}/wp-json/wp/v2/{type} (listing, posts)"
-
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(ctx)
-        self.catalogs = Catalogs()
+    site_kind = "WordPress site"
+    site_aliases = {"private": "demo"}  # the application-password site serves the demo catalogue
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/{site}/wp-json/wp/v2/{type}", self.collection),
@@ -45,23 +43,6 @@ class WordPressService(Service):
 
     def error_body(self, status: int, message: str, code: str | None) -> Any:
         return {"code": code or f"http_{status}", "message": message, "data": {"status": status}}
-
-    def state(self) -> Any:
-        return self.catalogs.state()
-
-    def reset_state(self) -> None:
-        self.catalogs.reset()
-
-    def _catalog(self, request: web.Request) -> Catalog:
-        site = request.match_info["site"]
-        found = self.catalogs.get("demo" if site == "private" else site)
-        if found is None:
-            raise web.HTTPNotFound(reason=f"No WordPress site {site!r}")
-        return found
-
-    async def touch(self, request: web.Request) -> web.Response:
-        body = await self.read_json(request)
-        return json_response({"changed": self._catalog(request).touch(int(body.get("count", 1)))})
 
     async def collection(self, request: web.Request) -> web.StreamResponse:
         site, kind, q = request.match_info["site"], request.match_info["type"], request.query
