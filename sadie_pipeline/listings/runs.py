@@ -30,12 +30,7 @@ def import_file(database: Database, store: ObjectStore, slug: str, path: Path, p
     store.put_file(key, path)
     failure = run_job("listing_import_job" if promote else "listing_stage_job", slug,
                       {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}}, run_id=run_id)
-    with database.connect() as conn:
-        row = conn.execute("SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND source_key = %s",
-                           (dmo.id, key)).fetchone()
-        summary = job_summary(conn, row[0]) if row else {}
-        live = live_listing_count(conn, dmo)
-    return {"job_id": row[0] if row else None, "summary": summary, "live": live, "failure": failure}
+    return _outcome(database, dmo, "source_key = %s", key, failure)
 
 
 def pull_now(database: Database, slug: str, promote: bool = True, run_id: str | None = None) -> dict[str, Any]:
@@ -46,9 +41,14 @@ def pull_now(database: Database, slug: str, promote: bool = True, run_id: str | 
         dmo = get_dmo(conn, slug)
         started = conn.execute("SELECT now()").fetchone()[0]
     failure = run_job("listing_import_job" if promote else "listing_stage_job", slug, run_id=run_id)
+    return _outcome(database, dmo, "created_at >= %s", started, failure)
+
+
+def _outcome(database: Database, dmo: Any, which: str, value: Any, failure: str | None) -> dict[str, Any]:
+    """The run's job (the newest of the DMO's jobs matching `which`), its summary and the live count."""
     with database.connect() as conn:
-        row = conn.execute("SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND created_at >= %s ORDER BY id DESC "
-                           "LIMIT 1", (dmo.id, started)).fetchone()
+        row = conn.execute(f"SELECT id FROM pipeline.jobs WHERE dmo_id = %s AND {which} ORDER BY id DESC LIMIT 1",
+                           (dmo.id, value)).fetchone()
         summary = job_summary(conn, row[0]) if row else {}
         live = live_listing_count(conn, dmo)
     return {"job_id": row[0] if row else None, "summary": summary, "live": live, "failure": failure}
