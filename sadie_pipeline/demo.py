@@ -1,4 +1,5 @@
-"""`make demo`: the listings pipeline on the bundled sample DMOs, then a changed revision."""
+"""`make demo`: the listings pipeline on the bundled sample DMOs, then a changed revision, one
+sample DMO per source type (demo_sources.py), and the hotel half on the bundled sandbox."""
 
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     import json
 
     from sadie_pipeline.cli import add_dmo
+    from sadie_pipeline.demo_sources import run_source_types_demo
     from sadie_pipeline.listings.review import approve_all, list_pending
     from sadie_pipeline.listings.runs import import_file, run_job, summary_line
     from sadie_pipeline.migrations import upgrade
@@ -110,6 +112,7 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     for slug, count in live:
         echo(f"  {slug}: {count}")
     echo(f"  canonical listings visible: {total}")
+    run_source_types_demo(database, store, echo)
     run_hotel_demo(database, echo)
     from sadie_pipeline.web.demo import demo_admin
     echo(demo_admin(database))

@@ -5,6 +5,7 @@
         &filter[changed][condition][path]=changed&filter[changed][condition][operator]=>
         &filter[changed][condition][value]=1767600000
     POST /drupal/{site}/_sandbox/touch {"count": 250}
+    GET /drupal/{site}/sites/default/files/listings/{slug}.jpg     (a field_image file: redirected to /images)
 
 As Drupal answers: application/vnd.api+json, at most 50 resources a page (a larger page[limit] is
 cut to 50), `links.next.href` while more follow, relationships as resource identifiers and the
@@ -26,6 +27,7 @@ from aiohttp import web
 from ..listing_world import DEFECTS, Listing, iso, json_array, parse_time
 from .base import json_response
 from .catalog_service import CatalogService
+from .images import photo_redirect
 from .wordpress import MAINTENANCE
 
 MAX_LIMIT = 50
@@ -46,7 +48,12 @@ class DrupalService(CatalogService):
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/{site}/jsonapi/node/{bundle}", self.collection),
+                web.get("/{site}/sites/default/files/listings/{slug}.jpg", self.file),
                 web.post("/{site}/_sandbox/touch", self.touch)]
+
+    async def file(self, request: web.Request) -> web.StreamResponse:
+        self._catalog(request)  # an unknown site is a 404
+        raise photo_redirect(self.ctx, request.match_info["slug"])
 
     def error_body(self, status: int, message: str, code: str | None) -> Any:
         return {"jsonapi": {"version": "1.0"}, "errors": [{"status": str(status), "title": message, "detail": message}]}

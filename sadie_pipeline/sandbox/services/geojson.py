@@ -4,7 +4,8 @@
     GET /geojson/{site}-overture.geojson     Overture-style: names.primary, categories, addresses[]
 
 Served as application/geo+json. On the "defects" site a feature has "geometry": null; one
-listing in three is a building (a Polygon) rather than a point, on every site."""
+listing in three is a building (a Polygon) rather than a point, on every site; OSM-style features
+of odd-numbered listings carry an `image` tag (a photo on the sandbox's image host)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from aiohttp import web
 
 from ..listing_world import Catalogs, Listing
 from .base import Service, json_response
+from .images import ImagesService
 
 OSM_TAGS = {"hotel": ("tourism", "hotel"), "inn": ("tourism", "guest_house"), "campground": ("tourism", "camp_site"),
             "restaurant": ("amenity", "restaurant"), "cafe": ("amenity", "cafe"), "museum": ("tourism", "museum"),
@@ -45,8 +47,9 @@ class GeoJsonService(Service):
         catalog = self.catalogs.get(name.removesuffix("-overture"))
         if catalog is None:
             raise web.HTTPNotFound(reason=f"No extract {name!r}")
-        feature = _overture if overture else _osm
-        doc = {"type": "FeatureCollection", "features": [feature(x) for x in catalog.listings]}
+        photos = f"{self.ctx.root_url}{ImagesService.prefix}/photo"
+        features = [_overture(x) if overture else _osm(x, photos) for x in catalog.listings]
+        doc = {"type": "FeatureCollection", "features": features}
         return json_response(doc, content_type="application/geo+json")
 
 
@@ -61,14 +64,16 @@ def _geometry(x: Listing) -> dict[str, Any] | None:
     return {"type": "Polygon", "coordinates": [ring]}
 
 
-def _osm(x: Listing) -> dict[str, Any]:
+def _osm(x: Listing, photos: str) -> dict[str, Any]:
     key, value = OSM_TAGS[x.kind]
     number, _, street = x.street.partition(" ")
     osm_id = f"{'way' if x.n % 3 == 0 else 'node'}/{9_000_000 + x.n}"
-    return {"type": "Feature", "id": osm_id, "geometry": _geometry(x),
-            "properties": {"@id": osm_id, "name": x.name, key: value, "addr:housenumber": number,
-                           "addr:street": street, "addr:city": x.city, "addr:province": x.province,
-                           "addr:postcode": x.postal, "phone": x.phone, "website": x.website, "email": x.email}}
+    tags = {"@id": osm_id, "name": x.name, key: value, "addr:housenumber": number, "addr:street": street,
+            "addr:city": x.city, "addr:province": x.province, "addr:postcode": x.postal, "phone": x.phone,
+            "website": x.website, "email": x.email}
+    if x.n % 2:  # as in OpenStreetMap, only some features have a photo
+        tags["image"] = f"{photos}/{x.n}.jpg"
+    return {"type": "Feature", "id": osm_id, "geometry": _geometry(x), "properties": tags}
 
 
 def _overture(x: Listing) -> dict[str, Any]:

@@ -11,13 +11,16 @@
     GET /images/broken/huge-chunked.jpg   50 MB of image/jpeg, chunked (no length: the client must count)
 
 Anything else is a 404. Pictures are made once, off the event loop, then served from memory; the
-knobs (latency, 429, 5xx, hangs) apply to every request.
+knobs (latency, 429, 5xx, hangs) apply to every request. The listing sources' own photo URLs
+(WordPress uploads, Drupal files, the partner's photos, the scraped sites' images) redirect here
+(`photo_redirect`), so what a pull brings in can be downloaded.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +33,18 @@ HUGE_BYTES = 50 * 1024 * 1024
 _CHUNK = b"\xff\xd8\xff\xe0" + bytes(64 * 1024 - 4)  # a JPEG's first marker, then nothing useful
 _ERROR_PAGE = (b"<!DOCTYPE html><html><head><title>Image not available</title></head>"
                b"<body><h1>Sorry</h1><p>This media item has been moved or removed.</p></body></html>")
+
+
+def photo_redirect(ctx: Any, slug: str, copy: int = 1) -> web.HTTPException:
+    """The answer to a listing source's photo URL (a site's uploads served from its CDN): a redirect
+    to this host's photo of the listing's number (the last part of its slug); a second copy is a
+    near duplicate of the first, as a site's two sizes of one picture are."""
+    found = re.search(r"-(\d+)$", slug)
+    if found is None or copy not in (1, 2):
+        return web.HTTPNotFound(reason=f"no photo {slug}")
+    n = int(found.group(1))
+    path = f"/photo/{n}.jpg" if copy == 1 else f"/near/{n}/1.jpg"
+    return web.HTTPFound(f"{ctx.root_url}{ImagesService.prefix}{path}")
 
 
 class ImagesService(Service):

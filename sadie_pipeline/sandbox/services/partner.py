@@ -4,6 +4,7 @@ JSON of properties with the partner's own ids.
     GET /partner/{site}/v1/properties?page=2&per_page=100&updated_since=2026-01-05T09:00:00Z
         X-API-Key: ...        (missing or wrong: 401 {"error": {"code": "unauthorized", ...}})
     POST /partner/{site}/_sandbox/touch {"count": 10}
+    GET /partner/{site}/photos/{slug}/{1|2}.jpg   (a property's photos: redirected to /images)
 
 Answers {"meta": {"page", "per_page", "total_pages", "total"}, "data": {"properties": [...]}};
 per_page at most 200. The sandbox's knobs give it 429s with Retry-After (rate_limit) and 5xx
@@ -21,6 +22,7 @@ from aiohttp import web
 
 from ..listing_world import DEFECTS, Listing, iso, json_array, parse_time
 from .catalog_service import CatalogService
+from .images import photo_redirect
 from .wordpress import MAINTENANCE
 
 TYPES = {"hotel": "HOTEL", "inn": "INN", "campground": "CAMPGROUND", "restaurant": "RESTAURANT", "cafe": "RESTAURANT",
@@ -37,7 +39,12 @@ class PartnerService(CatalogService):
     site_kind = "partner catalogue"
 
     def routes(self) -> list[web.RouteDef]:
-        return [web.get("/{site}/v1/properties", self.properties), web.post("/{site}/_sandbox/touch", self.touch)]
+        return [web.get("/{site}/v1/properties", self.properties), web.post("/{site}/_sandbox/touch", self.touch),
+                web.get(r"/{site}/photos/{slug}/{copy:\d}.jpg", self.photo)]
+
+    async def photo(self, request: web.Request) -> web.StreamResponse:
+        self._catalog(request)  # an unknown site is a 404
+        raise photo_redirect(self.ctx, request.match_info["slug"], int(request.match_info["copy"]))
 
     async def properties(self, request: web.Request) -> web.StreamResponse:
         if self.check_key(request, "X-API-Key") is None:
@@ -56,21 +63,23 @@ class PartnerService(CatalogService):
             await asyncio.sleep(self.ctx.knobs(self.name).hang_s)
         if catalog.defects and page == DEFECTS["html_page"]:
             return web.Response(text=MAINTENANCE, content_type="text/html")
-        chosen = [catalog.encoded("partner", x, partial(_property, x)) for x in items[(page - 1) * per_page: page * per_page]]
+        photos = f"{self.mount_url(request)}/{request.match_info['site']}/photos"
+        chosen = [catalog.encoded(f"partner:{photos}", x, partial(_property, x, photos))
+                  for x in items[(page - 1) * per_page: page * per_page]]
         key = "items" if catalog.defects and page == RENAMED_PAGE else "properties"
         meta = {"page": page, "per_page": per_page, "total_pages": total_pages, "total": len(items)}
         body = b'{"meta":' + orjson.dumps(meta) + b',"data":{"' + key.encode() + b'":' + json_array(chosen) + b"}}"
         return web.Response(body=body, content_type="application/json")
 
 
-def _property(x: Listing) -> dict[str, Any]:
+def _property(x: Listing, photos: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": f"PL-{x.n:06d}", "name": x.name, "type": TYPES[x.kind],
         "address": {"line1": x.street, "city": x.city, "region": x.province, "postal_code": x.postal,
                     "country": "CA"},
         "geo": {"lat": x.lat, "lng": x.lng},
         "contact": {"phone": x.phone, "email": x.email, "url": x.website},
-        "photos": [{"url": f"http://images.partner.test/{x.slug}/{i}.jpg", "width": 1024} for i in (1, 2)],
+        "photos": [{"url": f"{photos}/{x.slug}/{i}.jpg", "width": 1024} for i in (1, 2)],
         "description": x.description, "updated_at": iso(x.modified).replace("+00:00", "Z"),
     }
     if x.missing_fields:

@@ -7,8 +7,10 @@ sandbox as HTTP proxy) and at /scrape/{host}/{path}:
   from data in the page (an empty <ul> without a browser).
 
 robots.txt disallows /private/ (one listing of each site lives there) and names no crawl delay.
+A detail page's two photos, /images/{slug}-1.jpg and -2.jpg (a near duplicate of the first),
+redirect to the sandbox's image host.
 Both sites publish the "demo" catalog (listing_world.py); a host "www.explore-big-N.test"
-publishes "big-N"."""
+publishes "big-N", and "www.explore-js-big-N.test" publishes it as the JavaScript site does."""
 
 from __future__ import annotations
 
@@ -20,11 +22,12 @@ from aiohttp import web
 
 from ..listing_world import Catalog, Catalogs, Listing
 from .base import Service
+from .images import photo_redirect
 
 PER_PAGE = 10
 PRIVATE = 4  # the listing whose page is under /private/ (robots.txt disallows it)
 ROBOTS = "User-agent: *\nDisallow: /private/\n"
-_HOST = re.compile(r"www\.explore-(static|js|big-\d+)\.test")
+_HOST = re.compile(r"www\.explore-(static|js|(?:js-)?big-\d+)\.test")
 
 
 class ScrapeSitesService(Service):
@@ -62,15 +65,17 @@ class ScrapeSitesService(Service):
     def _page(self, host: str, path: str, page: str, root: str) -> web.StreamResponse:
         match = _HOST.fullmatch(host)
         catalog = self.catalogs.get("demo" if match and match.group(1) in ("static", "js") else
-                                    match.group(1) if match else "")
+                                    match.group(1).removeprefix("js-") if match else "")
         if catalog is None:
             raise web.HTTPNotFound(reason=f"no site {host}")
         if path == "/robots.txt":
             return web.Response(text=ROBOTS, content_type="text/plain")
         if path in ("/", "/listings", "/listings/"):
             number = int(page) if page.isdigit() and int(page) > 0 else 1
-            body = _list_page(catalog, number, root, javascript=match.group(1) == "js")
+            body = _list_page(catalog, number, root, javascript=match.group(1).startswith("js"))
             return web.Response(text=body, content_type="text/html")
+        if photo := re.fullmatch(r"/images/([a-z0-9-]+)-([12])\.jpg", path):
+            raise photo_redirect(self.ctx, photo.group(1), int(photo.group(2)))
         found = re.fullmatch(r"/(listings|private)/([a-z0-9-]+)/", path)
         listing = next((x for x in catalog.listings if found and x.slug == found.group(2)), None)
         if listing is None or (found.group(1) == "private") != (listing.n == PRIVATE):

@@ -3,6 +3,7 @@
     GET /wordpress/{site}/wp-json/wp/v2/listing?page=2&per_page=100&_embed=1&modified_after=...&orderby=id&order=asc
     GET /wordpress/{site}/wp-json/wp/v2/posts                 (two blog posts, not listings)
     POST /wordpress/{site}/_sandbox/touch {"count": 250}      (change listings: a later modified_gmt)
+    GET /wordpress/{site}/wp-content/uploads/2026/01/{slug}.jpg  (a featured image: redirected to /images)
 
 As WordPress answers: X-WP-Total and X-WP-TotalPages headers, a Link header (rel="next"/"prev"),
 per_page at most 100 (else 400 rest_invalid_param), a page past the last is 400
@@ -23,6 +24,7 @@ from aiohttp import web
 
 from ..listing_world import DEFECTS, Listing, iso, json_array, parse_time
 from .catalog_service import CatalogService
+from .images import photo_redirect
 
 TERM_IDS = {"Lodging": 3, "Restaurant": 4, "Attraction": 5, "Shop": 6, "Activity": 7}
 MAINTENANCE = ("<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>Briefly unavailable for "
@@ -39,7 +41,12 @@ class WordPressService(CatalogService):
 
     def routes(self) -> list[web.RouteDef]:
         return [web.get("/{site}/wp-json/wp/v2/{type}", self.collection),
+                web.get("/{site}/wp-content/uploads/{year}/{month}/{slug}.jpg", self.media),
                 web.post("/{site}/_sandbox/touch", self.touch)]
+
+    async def media(self, request: web.Request) -> web.StreamResponse:
+        self._catalog(request)  # an unknown site is a 404
+        raise photo_redirect(self.ctx, request.match_info["slug"])
 
     def error_body(self, status: int, message: str, code: str | None) -> Any:
         return {"code": code or f"http_{status}", "message": message, "data": {"status": status}}
