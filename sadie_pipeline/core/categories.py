@@ -96,12 +96,26 @@ class CategoryMapper:
 
     def __init__(self, category_map: Mapping[str, str] | None = None):
         self.own = {category_text(k): v for k, v in (category_map or {}).items()}
+        # A source spells its categories a few dozen ways across thousands of records: each spelling
+        # is mapped once (the synonym patterns cost ~50 us a record). Bounded for free-text columns.
+        self._seen: dict[str, str | None] = {}
 
     def __call__(self, value: str | None) -> str | None:
         """The vocabulary value of a source category; the value lowercased when nothing maps it."""
-        if value is None or not str(value).strip():
+        if value is None:
             return None
-        text = category_text(str(value))
+        key = str(value)
+        if (mapped := self._seen.get(key)) is not None or key in self._seen:
+            return mapped
+        mapped = self._map(key)
+        if len(self._seen) < 10_000:
+            self._seen[key] = mapped
+        return mapped
+
+    def _map(self, value: str) -> str | None:
+        if not value.strip():
+            return None
+        text = category_text(value)
         if text in self.own:
             return self.own[text]
         for spelled in (text.replace(" ", "."), text.replace(" ", "_")):  # "lodging.hotel", "vacation_rental"
@@ -110,7 +124,7 @@ class CategoryMapper:
         for pattern, mapped in _DEFAULTS:
             if pattern.search(text):
                 return mapped
-        return str(value).strip().lower()
+        return value.strip().lower()
 
 
 def is_known(category: str | None) -> bool:
