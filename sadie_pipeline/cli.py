@@ -137,11 +137,13 @@ def db() -> None:
 
 @db.command("upgrade")
 def db_upgrade() -> None:
-    """Apply the migrations in sql/ that are not applied yet."""
+    """Apply the migrations in sql/ that are not applied yet, and create the Dagster instance's storage."""
+    from sadie_pipeline.instance import create_instance_storage
     from sadie_pipeline.migrations import upgrade
 
     applied = upgrade(_database().resolved_url())
     click.echo(f"applied {', '.join(applied)}" if applied else "database is up to date")
+    create_instance_storage()  # before `make dev` starts the webserver and the daemon at once
 
 
 @db.command("url")

@@ -31,7 +31,7 @@ from sadie_pipeline.settings import SAMPLE_DIR
 
 SOURCES_DIR = SAMPLE_DIR / "source-types"
 PLACEHOLDER = "{sandbox}"
-PARTNER_KEY_ENV = "DEMO_PARTNER_API_KEY"  # the variable demo-partner.config.json names for its key
+PARTNER_KEY_ENV = "SADIE_DEMO_PARTNER_API_KEY"  # the variable demo-partner.config.json names for its key
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,13 @@ def ensure_dagster_home() -> Path:
     if not config.exists() or config.read_text() != text:
         config.write_text(text)
     return home
+
+
+def create_instance_storage(home: Path | str | None = None) -> None:
+    """Creates the instance's storage in this one process. A fresh SQLite instance opened by the
+    webserver, the daemon and its code server at once can be stamped twice ("more than one head
+    present", dagster issue #27390): `make dev` and the tests create it first."""
+    from dagster import DagsterInstance
+
+    instance = DagsterInstance.from_config(str(home)) if home else DagsterInstance.get()
+    instance.dispose()

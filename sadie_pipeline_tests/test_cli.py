@@ -27,6 +27,17 @@ def test_db_url_and_idempotent_upgrade(sadie_env, database):
     assert _run("db", "upgrade").output.strip() == "database is up to date"
 
 
+def test_db_upgrade_creates_the_dagster_instance_storage_once(sadie_env, database):
+    """`make dev` starts the webserver and the daemon at once on this instance: its storage must
+    exist, stamped once, before they do (two stamps: "more than one head present")."""
+    import sqlite3
+
+    _run("db", "upgrade")
+    for db in ("history/runs.db", "schedules/schedules.db"):
+        with sqlite3.connect(sadie_env / "dagster" / db) as conn:
+            assert len(conn.execute("SELECT version_num FROM alembic_version").fetchall()) == 1
+
+
 def test_dmo_add_registers_config_and_partition(sadie_env, database):
     out = _run("dmo", "add", "visit-pei", "--name", "Tourism PEI", "--config", str(SAMPLE_DIR / "visit-pei.config.json"))
     assert out.exit_code == 0, out.output

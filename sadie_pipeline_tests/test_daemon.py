@@ -28,7 +28,7 @@ from sadie_pipeline.backfills import daemon_running
 from sadie_pipeline.cli import main
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.markets import add_market
-from sadie_pipeline.instance import local_instance_yaml
+from sadie_pipeline.instance import create_instance_storage, local_instance_yaml
 from sadie_pipeline.settings import PROJECT_ROOT, SAMPLE_DIR
 
 pytestmark = pytest.mark.slow  # passes without Chromium too: JavaScript-only sites become dead ends
@@ -61,6 +61,7 @@ def daemon(tmp_path_factory: pytest.TempPathFactory, pg_url: str, sandbox_server
     env.update(sandbox_server.client_env(), DAGSTER_HOME=str(home), SADIE_HOME=str(tmp / "sadie"),
                SADIE_DATABASE_URL=pg_url)
     log = tmp / "daemon.log"
+    create_instance_storage(home)
     with open(log, "w") as out:
         proc = subprocess.Popen([str(BIN / "dagster-daemon"), "run", "-w", str(PROJECT_ROOT / "workspace.yaml")],
                                 env=env, cwd=tmp, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from sadie_pipeline.instance import create_instance_storage
 from sadie_pipeline_tests.web.server import free_port
 
 BIN = Path(sys.executable).parent
@@ -26,6 +27,7 @@ def dagster_webserver(home: Path, env: dict[str, str]) -> Iterator[str]:
     """dagster-webserver and dagster-daemon on the code location, DAGSTER_HOME `home`; yields the UI's URL."""
     home.mkdir(parents=True, exist_ok=True)
     (home / "dagster.yaml").write_text(INSTANCE)
+    create_instance_storage(home)
     port = free_port()
     full_env = {**os.environ, **env, "DAGSTER_HOME": str(home)}
     logs = [open(home / f"{name}.log", "w") for name in ("webserver", "daemon")]
