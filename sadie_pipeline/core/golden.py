@@ -75,8 +75,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .enrichment.confidence import BASE_CONFIDENCE, CONFIDENCE_MODIFIERS, DEFAULT_BASE
-from .enrichment.contacts import is_first_name_only, is_generic_title, name_key
 from .enrichment.merge import is_empty
+from .enrichment.names import is_first_name_only, is_generic_title, name_key
 
 __all__ = [
     "CONTACT_FIELDS",
@@ -214,7 +214,7 @@ def normalise_for_compare(field: str, value: Any) -> str:
     """The form two values of `field` are compared in (corroboration): case-insensitive text with
     whitespace collapsed; phones by their digits (a leading North American ``1`` dropped); the
     website by host and path (no scheme, ``www.``, query or trailing slash); e-mails without
-    ``mailto:``; contact names by ``contacts.name_key``; integral numbers without ``.0``. "" for an
+    ``mailto:``; contact names by ``names.name_key``; integral numbers without ``.0``. "" for an
     empty value."""
     if _missing(value):
         return ""

@@ -23,8 +23,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sadie_pipeline.core.enrichment.confidence import BASE_CONFIDENCE, contact_confidence
-from sadie_pipeline.core.enrichment.contacts import is_first_name_only, is_generic_title
 from sadie_pipeline.core.enrichment.merge import find_match, merge_decision_maker
+from sadie_pipeline.core.enrichment.names import is_first_name_only, is_generic_title
 from sadie_pipeline.core.golden import GOLDEN_FIELDS, SOURCE_PRIORITY, FieldCandidate, FieldChoice, choose_field
 
 STALE_AFTER_DAYS = 365

@@ -12,6 +12,9 @@ Modules:
 * ``proximity``    haversine, a grid index over attractions, nearest attraction and counts by radius
 * ``research``     the Anthropic structured-output contract (schema, tool, request) and its parser
 * ``contacts``     people, titles, e-mails and phones from contact/about/team pages; links to follow
+* ``names``        person names and job titles: splitting, match keys, generic titles, title ranks
+* ``emails_phones`` e-mail and phone finding: plain, obfuscated, Cloudflare; generic mailboxes
+* ``page_extract`` HTML to text lines; people (name + title) in lines and team cards
 * ``dns_email``    e-mail provider from MX hosts, SPF and DMARC parsing
 * ``rdap``         RDAP (RFC 9083) domain responses: registrant, registrar, dates, privacy
 * ``email_verify`` verification without SMTP: syntax, MX, free/disposable/role, pattern guesses

@@ -37,9 +37,10 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from .contacts import is_generic_mailbox, split_name
 from .dns_email import mx_hosts as _mx_hosts
 from .dns_email import provider_from_mx
+from .emails_phones import is_generic_mailbox
+from .names import split_name
 
 __all__ = [
     "DISPOSABLE_DOMAINS",
@@ -72,7 +73,7 @@ getnada.com nada.email dispostable.com maildrop.cc mintemail.com mohmal.com emai
 mailnesia.com spamgourmet.com mytemp.email tempr.email discard.email burnermail.io inboxkitten.com
 """.split())
 
-#: pattern name -> builder(first, last); names are lower-case ASCII letters (``contacts.split_name``).
+#: pattern name -> builder(first, last); names are lower-case ASCII letters (``names.split_name``).
 PATTERNS: dict[str, Any] = {
     "first.last": lambda f, s: f"{f}.{s}" if s else None,
     "flast": lambda f, s: f"{f[0]}{s}" if s else None,

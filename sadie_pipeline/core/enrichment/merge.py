@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .contacts import is_first_name_only, is_generic_title, name_key, split_name, title_rank
+from .names import is_first_name_only, is_generic_title, name_key, split_name, title_rank
 
 __all__ = [
     "COALESCE",

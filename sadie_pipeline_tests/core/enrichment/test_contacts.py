@@ -1,23 +1,13 @@
-"""Unit tests for sadie_pipeline.core.enrichment.contacts: people and titles, e-mails (plain,
+"""Unit tests for sadie_pipeline.core.enrichment.contacts (and its names and emails_phones): people and titles, e-mails (plain,
 mailto, obfuscated, Cloudflare), phones, generic mailboxes and titles, links to follow."""
 
 from __future__ import annotations
 
 import pytest
 
-from sadie_pipeline.core.enrichment.contacts import (
-    contact_page_links,
-    decode_cfemail,
-    extract_contacts,
-    find_emails,
-    find_phones,
-    is_first_name_only,
-    is_generic_mailbox,
-    is_generic_title,
-    name_key,
-    split_name,
-    title_rank,
-)
+from sadie_pipeline.core.enrichment.contacts import contact_page_links, extract_contacts
+from sadie_pipeline.core.enrichment.emails_phones import decode_cfemail, find_emails, find_phones, is_generic_mailbox
+from sadie_pipeline.core.enrichment.names import is_first_name_only, is_generic_title, name_key, split_name, title_rank
 
 
 def cf(email: str, key: int = 0x5A) -> str:
