@@ -5,10 +5,6 @@ database. Three consecutive regions under the single-run backfill policy are one
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,15 +14,19 @@ import psycopg
 import pytest
 
 from sadie_pipeline.resources.database import to_sqlalchemy_url
+from sadie_pipeline_tests.fixtures.dagster_services import dagster_webserver
 from sadie_pipeline_tests.fixtures.postgres import database_name, database_url
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 
 pytestmark = pytest.mark.slow
 
-BIN = Path(sys.executable).parent
 REGIONS = ["US-DC", "US-FL", "US-GA"]   # consecutive partition keys
 ASSETS = ["golden_hotels", "lead_scores", "launched_leads", "lead_exports"]
 DONE = {"COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAILED", "FAILED", "CANCELED"}
+INSTANCE = ("storage:\n  postgres:\n    postgres_url:\n      env: SADIE_DAGSTER_PG_URL\n"
+            "run_coordinator:\n  module: dagster.core.run_coordinator\n  class: QueuedRunCoordinator\n"
+            "concurrency:\n  runs:\n    max_concurrent_runs: 4\n  pools:\n    default_limit: 2\n"
+            "telemetry:\n  enabled: false\n")
 
 LAUNCH_BACKFILL = """
 mutation Launch($params: LaunchBackfillParams!) {
@@ -54,12 +54,6 @@ query Runs($id: String!) {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def dagster_postgres(pg_url: str) -> Iterator[str]:
     """A database for Dagster's own storage, next to the test database."""
@@ -76,47 +70,11 @@ def dagster_postgres(pg_url: str) -> Iterator[str]:
 @pytest.fixture
 def dagster_services(tmp_path: Path, database, dagster_postgres: str, sb) -> Iterator[tuple[str, Path]]:
     """dagster-webserver and dagster-daemon, as in production but on this machine."""
-    home = tmp_path / "dagster"
-    home.mkdir()
-    (home / "dagster.yaml").write_text(
-        "storage:\n  postgres:\n    postgres_url:\n      env: SADIE_DAGSTER_PG_URL\n"
-        "run_coordinator:\n  module: dagster.core.run_coordinator\n  class: QueuedRunCoordinator\n"
-        "concurrency:\n  runs:\n    max_concurrent_runs: 4\n  pools:\n    default_limit: 2\n"
-        "telemetry:\n  enabled: false\n")
-    env = {**os.environ, **sb.client_env(), "DAGSTER_HOME": str(home), "SADIE_HOME": str(tmp_path / "sadie"),
-           "SADIE_DATABASE_URL": database.url, "SADIE_DAGSTER_PG_URL": dagster_postgres}
-    env.pop("SADIE_S3_BUCKET", None)
-    port = _free_port()
-    logs = [open(tmp_path / f"{name}.log", "w") for name in ("webserver", "daemon")]
-    procs = [
-        subprocess.Popen([str(BIN / "dagster-webserver"), "-m", "sadie_pipeline.definitions", "-h", "127.0.0.1",
-                          "-p", str(port)], env=env, stdout=logs[0], stderr=subprocess.STDOUT),
-        subprocess.Popen([str(BIN / "dagster-daemon"), "run", "-m", "sadie_pipeline.definitions"], env=env,
-                         stdout=logs[1], stderr=subprocess.STDOUT),
-    ]
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                if httpx.get(f"{url}/server_info", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
-                pytest.fail("the webserver did not start: " + (tmp_path / "webserver.log").read_text()[-2000:])
-            time.sleep(1)
+    env = {**sb.client_env(), "SADIE_HOME": str(tmp_path / "sadie"), "SADIE_DATABASE_URL": database.url,
+           "SADIE_DAGSTER_PG_URL": dagster_postgres}
+    with dagster_webserver(tmp_path / "dagster", INSTANCE, env, log_dir=tmp_path, unset=["SADIE_S3_BUCKET"],
+                           startup_timeout=180) as url:
         yield url, tmp_path
-    finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        for log in logs:
-            log.close()
 
 
 def _graphql(url: str, query: str, variables: dict) -> dict:

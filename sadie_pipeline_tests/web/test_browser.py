@@ -18,10 +18,10 @@ from sadie_pipeline.hotels.entity_reviews import record_pairs
 from sadie_pipeline.resources.object_store import ObjectStore
 from sadie_pipeline.settings import PROJECT_ROOT
 from sadie_pipeline_tests.conftest import add_partition
+from sadie_pipeline_tests.fixtures.dagster_services import QUEUED_INSTANCE, dagster_webserver
 from sadie_pipeline_tests.hotels.leads_data import add_hotel
 from sadie_pipeline_tests.listings.helpers import register, sample
 from sadie_pipeline_tests.web.conftest import PASSWORD
-from sadie_pipeline_tests.web.dagster_server import dagster_webserver
 from sadie_pipeline_tests.web.server import serving
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -67,7 +67,7 @@ def stack(tmp_path, database, users, monkeypatch):
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("SADIE_S3_BUCKET", raising=False)
     store = ObjectStore(home=str(tmp_path / "sadie"))
-    with dagster_webserver(home, env) as dagster_url:
+    with dagster_webserver(home, QUEUED_INSTANCE, env) as dagster_url:
         instance = DagsterInstance.get()
         for slug in ("visit-pei", "charlottetown-eats"):
             register(database, instance, slug)
