@@ -5,8 +5,9 @@ nothing else in `sadie_pipeline` imports it."""
 
 from __future__ import annotations
 
+from .knobs import Knobs
 from .process import SandboxProcess
-from .server import Knobs, Sandbox, SandboxConfig
+from .server import Sandbox, SandboxConfig
 from .world import Place, World, generate_hotels
 
 __all__ = ["Sandbox", "SandboxConfig", "SandboxProcess", "Knobs", "World", "Place", "generate_hotels"]

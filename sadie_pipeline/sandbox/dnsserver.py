@@ -29,7 +29,7 @@ import dns.rdatatype
 import dns.rrset
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .server import SandboxContext
+    from .knobs import SandboxContext
 
 TTL = 300
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from .server import CLIENT_KEY, client_env
+from .env import CLIENT_KEY, client_env
 from .world import World
 
 

@@ -23,165 +23,35 @@ certificate made at startup (CA in `ca_file`) and serves the one `https_root` se
 Microsoft identity platform, for msal) at its root. A DNS server (UDP+TCP, dnspython messages)
 runs in the same loop on its own free port. Every request passes through the service's knobs
 and counters.
+
+This module has the `Sandbox`'s lifecycle and public API; its request path and the
+`/_sandbox/...` control endpoints are in `app.py`, the knobs and counters in `knobs.py`, the
+HTTPS listener's certificate in `tls.py` and `client_env` in `env.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
-import ipaddress
 import json
-import random
 import shutil
 import socket
-import ssl
 import tempfile
 import threading
-import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
+from .app import SandboxApp
 from .dnsserver import DnsServer
+from .env import CLIENT_KEY, client_env
+from .knobs import Knobs, SandboxContext, ServiceState, Stats
 from .services import SERVICES
-from .services import graph as graph_service
-from .services import slack as slack_service
-from .services.base import ROOT_MOUNT, SENSITIVE_HEADERS, AbortConnection, BadRequest, Service, json_response
-from .services.sites import host_of
+from .services.base import ROOT_MOUNT, Service
+from .tls import tls_context
 from .world import World
-
-CLIENT_KEY = "sandbox-key-not-a-secret"  # what `client_env` gives as API keys unless a service expects another
-
-
-@dataclass(frozen=True)
-class Knobs:
-    """Per-service behaviour. Rates are fractions of requests (0..1), drawn from a seeded RNG."""
-
-    latency_ms: float = 0.0          # added to every request
-    jitter_ms: float = 0.0           # plus uniform(0, jitter_ms)
-    rate_limit: tuple[int, float] | None = None  # (requests, window_seconds): past it, 429 + Retry-After
-    error_rate: float = 0.0          # share of requests answered with a 5xx
-    error_status: int | None = None  # the 5xx status (None = the service's usual one: 500/503/529)
-    timeout_rate: float = 0.0        # share of requests that hang for hang_s before any answer
-    hang_s: float = 30.0             # how long a hanging request (or a dead_timeout site) hangs
-    fail_next: int = 0               # the next N requests get the injected 5xx, whatever error_rate says
-
-    @classmethod
-    def of(cls, value: Knobs | Mapping[str, Any] | None) -> Knobs:
-        if value is None:
-            return cls()
-        if isinstance(value, Knobs):
-            return value
-        return cls(**_normalise(dict(value)))
-
-
-def _normalise(changes: dict[str, Any]) -> dict[str, Any]:
-    names = {f.name for f in fields(Knobs)}
-    unknown = set(changes) - names
-    if unknown:
-        raise TypeError(f"unknown knob(s): {sorted(unknown)}; known: {sorted(names)}")
-    if changes.get("rate_limit") is not None:
-        n, window = changes["rate_limit"]
-        changes["rate_limit"] = (int(n), float(window))
-    return changes
-
-
-@dataclass
-class Stats:
-    requests: int = 0
-    rate_limited: int = 0      # answered 429 (or REFUSED for DNS)
-    server_errors: int = 0     # answered 5xx (injected or by design, e.g. dead sites)
-    injected_errors: int = 0   # 5xx caused by error_rate
-    timeouts: int = 0          # requests made to hang by timeout_rate
-    aborted: int = 0           # connections dropped without an answer
-    in_flight: int = 0
-    max_in_flight: int = 0
-    statuses: dict[str, int] = field(default_factory=dict)
-
-    def snapshot(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["statuses"] = dict(self.statuses)
-        return d
-
-
-class ServiceState:
-    def __init__(self, name: str, knobs: Knobs, seed: int) -> None:
-        self.name, self.seed = name, seed
-        self.knobs = knobs
-        self.stats = Stats()
-        self.window: collections.deque[float] = collections.deque()
-        self.log: collections.deque[dict[str, Any]] = collections.deque(maxlen=200)
-        self.fail_remaining = knobs.fail_next
-        self._reseed()
-
-    def _reseed(self) -> None:
-        self.rng = random.Random(f"{self.seed}:{self.name}")
-        self.jitter_rng = random.Random(f"{self.seed}:{self.name}:jitter")
-
-    def configure(self, changes: dict[str, Any]) -> None:
-        self.knobs = replace(self.knobs, **_normalise(changes))
-        self.window.clear()
-        self.fail_remaining = self.knobs.fail_next
-        self._reseed()
-
-    def admit(self, now: float) -> tuple[bool, float]:
-        limit, window_s = self.knobs.rate_limit  # type: ignore[misc]
-        while self.window and self.window[0] <= now - window_s:
-            self.window.popleft()
-        if len(self.window) >= limit:
-            return False, self.window[0] + window_s - now
-        self.window.append(now)
-        return True, 0.0
-
-
-class SandboxContext:
-    """What services share: the world, the keys, the root URL and the knobs/counters."""
-
-    def __init__(self, world: World, api_keys: Mapping[str, str], states: dict[str, ServiceState]) -> None:
-        self.world = world
-        self.api_keys = dict(api_keys)
-        self.states = states
-        self.root_url = ""
-
-    def knobs(self, name: str) -> Knobs:
-        return self.states[name].knobs
-
-    async def gate(self, name: str) -> tuple[str, float]:
-        """Apply latency, rate limit and the error/timeout draw. Returns (action, retry_after_s)."""
-        s = self.states[name]
-        k = s.knobs
-        delay = k.latency_ms + (s.jitter_rng.uniform(0, k.jitter_ms) if k.jitter_ms else 0.0)
-        if delay > 0:
-            await asyncio.sleep(delay / 1000)
-        if k.rate_limit is not None:
-            ok, retry = s.admit(time.monotonic())
-            if not ok:
-                s.stats.rate_limited += 1
-                return "rate_limited", retry
-        if s.fail_remaining > 0:
-            s.fail_remaining -= 1
-            s.stats.injected_errors += 1
-            return "error", 0.0
-        if k.timeout_rate or k.error_rate:
-            r = s.rng.random()
-            if r < k.timeout_rate:
-                s.stats.timeouts += 1
-                return "hang", 0.0
-            if r < k.timeout_rate + k.error_rate:
-                s.stats.injected_errors += 1
-                return "error", 0.0
-        return "ok", 0.0
-
-    def record(self, name: str, status: int | str) -> None:
-        st = self.states[name].stats
-        key = str(status)
-        st.statuses[key] = st.statuses.get(key, 0) + 1
-        if isinstance(status, int) and status >= 500:
-            st.server_errors += 1
 
 
 @dataclass
@@ -197,7 +67,7 @@ class SandboxConfig:
     https_port: int | None = 0      # 0 = a free port, None = no HTTPS listener
 
 
-class Sandbox:
+class Sandbox(SandboxApp):
     """The running sandbox. Use as a context manager or call start()/stop()."""
 
     def __init__(self, config: SandboxConfig | None = None, **overrides: Any) -> None:
@@ -285,7 +155,7 @@ class Sandbox:
         if len(roots) > 1:
             raise ValueError(f"only one service may be served at the HTTPS root: {[s.name for s in roots]}")
         self._tls_dir = Path(tempfile.mkdtemp(prefix="sadie-sandbox-tls-"))
-        context, self._ca_file = _tls_context(self._url_host.strip("[]"), self._tls_dir)
+        context, self._ca_file = tls_context(self._url_host.strip("[]"), self._tls_dir)
         app = web.Application(client_max_size=64 * 1024 * 1024)
         if roots:
             svc = roots[0]
@@ -325,121 +195,6 @@ class Sandbox:
         if h in ("0.0.0.0", ""):
             return "127.0.0.1"
         return f"[{h}]" if ":" in h else h
-
-    # ---- the app ---------------------------------------------------------------------------
-    def _build_app(self) -> web.Application:
-        host_services = [s for s in self.services.values() if type(s).matches_host is not Service.matches_host]
-        by_prefix = sorted(self.services.values(), key=lambda s: -len(s.prefix))
-
-        @web.middleware
-        async def front(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-            if request.method == "CONNECT":
-                return web.Response(status=405, text="The sandbox proxy serves plain http:// sites only.\n")
-            host = host_of(request)
-            for svc in host_services:
-                if svc.matches_host(host):
-                    return await self._apply(svc, request, svc.handle_host)
-            try:
-                return await handler(request)
-            except web.HTTPException as e:
-                if e.status in (404, 405):
-                    for svc in by_prefix:
-                        if request.path.startswith(svc.prefix + "/") or request.path == svc.prefix:
-                            msg = "Not found" if e.status == 404 else "Method not allowed"
-                            return svc.error(e.status, f"{msg}: {request.method} {request.path}")
-                raise
-
-        app = web.Application(middlewares=[front], client_max_size=64 * 1024 * 1024)
-        for svc in self.services.values():
-            sub = web.Application(middlewares=[self._middleware(svc)], client_max_size=64 * 1024 * 1024)
-            sub.add_routes(svc.routes())
-            app.add_subapp(svc.prefix, sub)
-        app.router.add_get("/", self._index)
-        app.router.add_get("/_sandbox/stats", self._http_stats)
-        app.router.add_post("/_sandbox/configure", self._http_configure)
-        app.router.add_post("/_sandbox/reset", self._http_reset)
-        app.router.add_get("/_sandbox/inspect/{service}", self._http_inspect)
-        return app
-
-    def _middleware(self, svc: Service) -> Any:
-        @web.middleware
-        async def knobs(request: web.Request, handler: Any) -> web.StreamResponse:
-            return await self._apply(svc, request, handler)
-        return knobs
-
-    async def _apply(self, svc: Service, request: web.Request,
-                     handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        state = self._states[svc.name]
-        st = state.stats
-        st.requests += 1
-        st.in_flight += 1
-        st.max_in_flight = max(st.max_in_flight, st.in_flight)
-        state.log.append(self._log_entry(request))
-        try:
-            action, retry = await self.ctx.gate(svc.name)
-            k = state.knobs
-            if action == "rate_limited":
-                resp: web.StreamResponse = svc.rate_limited(retry, *k.rate_limit)  # type: ignore[misc]
-            elif action == "error":
-                resp = svc.injected_error(k.error_status or svc.injected_error_status)
-            else:
-                if action == "hang":
-                    await asyncio.sleep(k.hang_s)
-                try:
-                    resp = await handler(request)
-                except BadRequest as e:
-                    resp = svc.error(e.status, e.message, code=e.code)
-                except AbortConnection:
-                    st.aborted += 1
-                    self.ctx.record(svc.name, "aborted")
-                    if request.transport is not None:
-                        request.transport.abort()
-                    raise asyncio.CancelledError() from None
-                except web.HTTPException as e:
-                    if e.status >= 400:
-                        resp = svc.error(e.status, e.reason)
-                    else:
-                        self.ctx.record(svc.name, e.status)
-                        raise
-            self.ctx.record(svc.name, resp.status)
-            return resp
-        finally:
-            st.in_flight -= 1
-
-    @staticmethod
-    def _log_entry(request: web.Request) -> dict[str, Any]:
-        headers = {k: ("<redacted>" if k.lower() in SENSITIVE_HEADERS else v) for k, v in request.headers.items()}
-        return {"t": time.time(), "method": request.method, "host": host_of(request), "path": request.path,
-                "query": request.query_string, "headers": headers}
-
-    async def _index(self, request: web.Request) -> web.Response:
-        return json_response(self.describe())
-
-    async def _http_stats(self, request: web.Request) -> web.Response:
-        return json_response(self.stats())
-
-    async def _http_configure(self, request: web.Request) -> web.Response:
-        body = await request.json()
-        try:
-            self.configure(body.pop("service"), **body)
-        except (KeyError, TypeError, ValueError) as e:
-            return json_response({"error": str(e)}, 400)
-        return json_response({"ok": True})
-
-    async def _http_reset(self, request: web.Request) -> web.Response:
-        for state in self._states.values():
-            initial = Knobs.of(self.config.knobs.get(state.name))
-            state.configure({f.name: getattr(initial, f.name) for f in fields(Knobs)})
-        for svc in self.services.values():
-            svc.reset_state()
-        self.reset_stats()
-        return json_response({"ok": True})
-
-    async def _http_inspect(self, request: web.Request) -> web.Response:
-        svc = self.services.get(request.match_info["service"])
-        if svc is None:
-            return json_response({"error": f"unknown service {request.match_info['service']!r}"}, 404)
-        return json_response(svc.state())
 
     # ---- public API ------------------------------------------------------------------------
     @property
@@ -621,100 +376,6 @@ class Sandbox:
 
 async def _call(fn: Callable[..., Any], arg: Any) -> Any:
     return fn(arg)
-
-
-def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: str = CLIENT_KEY) -> dict[str, str]:
-    """The environment of a pipeline run against a sandbox, from its `describe()` output.
-
-    The same variables production sets, so the resources read them as usual: Serper, Groq,
-    Anthropic and RDAP base URLs and keys, the DNS server, the proxy for hotel websites, Microsoft
-    Graph (tenant, app, secret, drive, Graph base URL, the HTTPS authority host and its CA bundle)
-    and Slack (bot token, channel, base URL).
-    """
-    services = described["services"]
-
-    def base(name: str) -> str:
-        return services[name]["base_url"]
-
-    env = {"SADIE_SERPER_BASE_URL": base("serper"), "SERPER_API_KEY": api_keys.get("serper", key),
-           "GROQ_BASE_URL": base("groq"), "GROQ_API_KEY": api_keys.get("groq", key),
-           "ANTHROPIC_BASE_URL": base("anthropic"), "ANTHROPIC_API_KEY": api_keys.get("anthropic", key),
-           "SADIE_RDAP_BASE_URL": base("rdap"), "SADIE_HTTP_PROXY": described["proxy"]}
-    if "dns" in described:
-        env["SADIE_DNS_NAMESERVER"] = f"{described['dns']['host']}:{described['dns']['port']}"
-    if "graph" in services and "https" in described:
-        env.update({"SADIE_GRAPH_TENANT_ID": graph_service.TENANT_ID, "SADIE_GRAPH_CLIENT_ID": graph_service.CLIENT_ID,
-                    "SADIE_GRAPH_CLIENT_SECRET": api_keys.get("login", key),
-                    "SADIE_GRAPH_DRIVE_ID": graph_service.DRIVE_ID,
-                    "SADIE_GRAPH_BASE_URL": f"{base('graph')}/v1.0",
-                    "SADIE_GRAPH_AUTHORITY_HOST": described["https"]["url"],
-                    "SADIE_GRAPH_CA_BUNDLE": described["https"]["ca_file"]})
-    if "slack" in services:
-        env.update({"SADIE_SLACK_BOT_TOKEN": api_keys.get("slack", f"xoxb-{key}"),
-                    "SADIE_SLACK_CHANNEL": f"#{slack_service.CHANNELS['C0SADIELEADS']}",
-                    "SADIE_SLACK_BASE_URL": f"{base('slack')}/api/"})
-    if "google_geocoding" in services:  # listings' geocodes (Nominatim: SADIE_GEOCODER=nominatim and its base URL)
-        env.update({"SADIE_GEOCODER": "google", "SADIE_GEOCODER_BASE_URL": base("google_geocoding"),
-                    "GOOGLE_MAPS_API_KEY": api_keys.get("google_geocoding", key)})
-    return env
-
-
-def _tls_context(host: str, directory: Path) -> tuple[ssl.SSLContext, Path]:
-    """A server SSL context for `host` signed by a CA made now; returns it and the CA's PEM file.
-
-    A real CA (basicConstraints CA, keyCertSign) and a leaf (serverAuth, SAN: the host,
-    127.0.0.1, ::1, localhost), so strict verifiers (OpenSSL's X509_STRICT) accept the chain.
-    """
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
-
-    now = datetime.now(UTC)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "sadie_pipeline sandbox"),
-                         x509.NameAttribute(NameOID.COMMON_NAME, "sadie sandbox CA")])
-    ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
-    ca_cert = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
-               .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
-               .not_valid_before(now - timedelta(hours=1)).not_valid_after(now + timedelta(days=30))
-               .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-               .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                            data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                            crl_sign=True, encipher_only=False, decipher_only=False), critical=True)
-               .add_extension(ca_ski, critical=False)
-               .sign(ca_key, hashes.SHA256()))
-    names: list[x509.GeneralName] = [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-                                     x509.IPAddress(ipaddress.ip_address("::1"))]
-    try:
-        ip = ipaddress.ip_address(host)
-        if x509.IPAddress(ip) not in names:
-            names.append(x509.IPAddress(ip))
-    except ValueError:
-        if host and host != "localhost":
-            names.append(x509.DNSName(host))
-    key = ec.generate_private_key(ec.SECP256R1())
-    cert = (x509.CertificateBuilder()
-            .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host or "localhost")]))
-            .issuer_name(ca_name).public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - timedelta(hours=1)).not_valid_after(now + timedelta(days=30))
-            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-            .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                         data_encipherment=False, key_agreement=False, key_cert_sign=False,
-                                         crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .add_extension(x509.SubjectAlternativeName(names), critical=False)
-            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski), critical=False)
-            .sign(ca_key, hashes.SHA256()))
-    pem = serialization.Encoding.PEM
-    ca_file, cert_file, key_file = directory / "ca.pem", directory / "server.pem", directory / "server.key"
-    ca_file.write_bytes(ca_cert.public_bytes(pem))
-    cert_file.write_bytes(cert.public_bytes(pem) + ca_cert.public_bytes(pem))
-    key_file.write_bytes(key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_file, key_file)
-    return context, ca_file
 
 
 def dumps(obj: Any) -> str:

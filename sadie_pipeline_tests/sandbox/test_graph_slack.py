@@ -13,7 +13,8 @@ import msal
 import pytest
 
 from sadie_pipeline.sandbox import Sandbox, SandboxProcess
-from sadie_pipeline.sandbox.services.graph import CLIENT_ID, DRIVE_ID, TENANT_DOMAIN, TENANT_ID
+from sadie_pipeline.sandbox.services.graph import DRIVE_ID
+from sadie_pipeline.sandbox.services.login import CLIENT_ID, TENANT_DOMAIN, TENANT_ID
 
 SECRET = "graph-secret-for-tests-7Qx"  # fake
 SCOPE = "https://graph.microsoft.com/.default"

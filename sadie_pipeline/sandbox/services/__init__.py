@@ -8,9 +8,10 @@ from .base import AbortConnection, BadRequest, Service, json_response
 from .drupal import DrupalService
 from .geocoding import GoogleGeocodingService, NominatimService
 from .geojson import GeoJsonService
-from .graph import GraphService, LoginService
+from .graph import GraphService
 from .groq import GroqService
 from .images import ImagesService
+from .login import LoginService
 from .partner import PartnerService
 from .rdap import RdapService
 from .scrape_sites import ScrapeSitesService

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from aiohttp import web
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..server import SandboxContext
+    from ..knobs import SandboxContext
 
 # Set on requests that reached a service at the root of the HTTPS listener (see `mount_url`).
 ROOT_MOUNT = "sandbox.root_mount"

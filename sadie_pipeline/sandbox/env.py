@@ -1,0 +1,49 @@
+"""The environment that points the pipeline's resources at a sandbox, shared by the in-process
+`Sandbox` and `SandboxProcess` (which only has the served sandbox's `describe()` output)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .services import graph as graph_service
+from .services import login as login_service
+from .services import slack as slack_service
+
+CLIENT_KEY = "sandbox-key-not-a-secret"  # what `client_env` gives as API keys unless a service expects another
+
+
+def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: str = CLIENT_KEY) -> dict[str, str]:
+    """The environment of a pipeline run against a sandbox, from its `describe()` output.
+
+    The same variables production sets, so the resources read them as usual: Serper, Groq,
+    Anthropic and RDAP base URLs and keys, the DNS server, the proxy for hotel websites, Microsoft
+    Graph (tenant, app, secret, drive, Graph base URL, the HTTPS authority host and its CA bundle)
+    and Slack (bot token, channel, base URL).
+    """
+    services = described["services"]
+
+    def base(name: str) -> str:
+        return services[name]["base_url"]
+
+    env = {"SADIE_SERPER_BASE_URL": base("serper"), "SERPER_API_KEY": api_keys.get("serper", key),
+           "GROQ_BASE_URL": base("groq"), "GROQ_API_KEY": api_keys.get("groq", key),
+           "ANTHROPIC_BASE_URL": base("anthropic"), "ANTHROPIC_API_KEY": api_keys.get("anthropic", key),
+           "SADIE_RDAP_BASE_URL": base("rdap"), "SADIE_HTTP_PROXY": described["proxy"]}
+    if "dns" in described:
+        env["SADIE_DNS_NAMESERVER"] = f"{described['dns']['host']}:{described['dns']['port']}"
+    if "graph" in services and "https" in described:
+        env.update({"SADIE_GRAPH_TENANT_ID": login_service.TENANT_ID, "SADIE_GRAPH_CLIENT_ID": login_service.CLIENT_ID,
+                    "SADIE_GRAPH_CLIENT_SECRET": api_keys.get("login", key),
+                    "SADIE_GRAPH_DRIVE_ID": graph_service.DRIVE_ID,
+                    "SADIE_GRAPH_BASE_URL": f"{base('graph')}/v1.0",
+                    "SADIE_GRAPH_AUTHORITY_HOST": described["https"]["url"],
+                    "SADIE_GRAPH_CA_BUNDLE": described["https"]["ca_file"]})
+    if "slack" in services:
+        env.update({"SADIE_SLACK_BOT_TOKEN": api_keys.get("slack", f"xoxb-{key}"),
+                    "SADIE_SLACK_CHANNEL": f"#{slack_service.CHANNELS['C0SADIELEADS']}",
+                    "SADIE_SLACK_BASE_URL": f"{base('slack')}/api/"})
+    if "google_geocoding" in services:  # listings' geocodes (Nominatim: SADIE_GEOCODER=nominatim and its base URL)
+        env.update({"SADIE_GEOCODER": "google", "SADIE_GEOCODER_BASE_URL": base("google_geocoding"),
+                    "GOOGLE_MAPS_API_KEY": api_keys.get("google_geocoding", key)})
+    return env
