@@ -7,7 +7,7 @@ import os
 import shutil
 from collections.abc import Callable
 
-from sadie_pipeline.settings import SAMPLE_DIR, sadie_home
+from sadie_pipeline.settings import SAMPLE_DIR, environ, sadie_home
 
 SAMPLE_DMOS = [
     ("visit-pei", "Tourism PEI", "visit-pei.csv"),
@@ -139,10 +139,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     with Sandbox(seed=7) as sb:
         sb.configure("sites", hang_s=3.0)  # its "timeout" sites hang 3 s instead of 30: the demo stays short
         # the same variables production sets (base URLs, keys, proxy, nameserver, Graph, Slack)
-        settings = sb.client_env()
-        saved = {k: os.environ.get(k) for k in settings}
-        os.environ.update(settings)
-        try:
+        with environ(sb.client_env()):
             with database.connect() as conn:
                 add_market(conn, DEMO_REGION, DEMO_CITIES)
             resolved(configured("object_store")).put_file(f"inbox/hotels/{DEMO_REGION}/hotels.csv", SAMPLE_DIR / "hotels-us-fl.csv")
@@ -159,12 +156,6 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
                 for event in result.all_events:
                     if event.event_type_value == "STEP_SUCCESS":
                         echo(f"  {event.step_key}: {event.event_specific_data.duration_ms / 1000:.1f} s")
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
     with database.connect() as conn:
         rows = city_summary(conn, DEMO_REGION)
     for r in rows:

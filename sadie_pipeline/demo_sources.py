@@ -15,19 +15,19 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sadie_pipeline.listings.sources.scrape import CHROMIUM
+from sadie_pipeline.listings.sources.scrape import chromium_executable as chromium  # the scrape connector's own lookup
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline.settings import SAMPLE_DIR
+from sadie_pipeline.settings import SAMPLE_DIR, environ
 
 SOURCES_DIR = SAMPLE_DIR / "source-types"
 PLACEHOLDER = "{sandbox}"
@@ -109,11 +109,6 @@ def one_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
-def chromium() -> str | None:
-    """The Chromium the scrape connector would launch (its own lookup), or None."""
-    return os.environ.get("SADIE_CHROMIUM") or (CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"))
-
-
 def run_source_types_demo(database: Database, store: ObjectStore,
                           echo: Callable[[str], None]) -> dict[str, DemoResult]:
     """Registers, imports, promotes and enriches each demo DMO on a sandbox of its own; a DMO
@@ -139,24 +134,14 @@ def run_source_types_demo(database: Database, store: ObjectStore,
     return results
 
 
-@contextmanager
-def sandbox_environment(sb: Any) -> Iterator[None]:
+def sandbox_environment(sb: Any) -> AbstractContextManager[None]:
     """The variables the listings' services read, pointed at the sandbox (its geocoding service;
     images need none: their URLs are absolute), and the partner API's key; restored afterwards."""
     from sadie_pipeline.listings.geocoder import ENV_FIELDS
 
     settings = {k: v for k, v in sb.client_env().items() if k in ENV_FIELDS.values()}
     settings[PARTNER_KEY_ENV] = "demo-partner-key"  # the sandbox's partner API takes any key
-    saved = {k: os.environ.get(k) for k in settings}
-    os.environ.update(settings)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    return environ(settings)
 
 
 def source_label(config: dict[str, Any]) -> str:
@@ -248,6 +233,7 @@ def enrich(database: Database, slug: str, result: DemoResult) -> None:
     after each promotion when the daemon runs), then where its locations and images stand."""
     from sadie_pipeline.listings import geocodes, images
     from sadie_pipeline.listings.promote import live_listing_count
+    from sadie_pipeline.listings.queries import sql
     from sadie_pipeline.listings.repository import get_dmo
     from sadie_pipeline.listings.runs import run_job
 
@@ -255,18 +241,7 @@ def enrich(database: Database, slug: str, result: DemoResult) -> None:
     with database.connect() as conn:
         dmo = get_dmo(conn, slug)
         result.live = live_listing_count(conn, dmo)
-        result.from_source = conn.execute(FROM_SOURCE, {"dmo": dmo.id}).fetchone()[0]
+        result.from_source = conn.execute(sql("geocodes", "located_by_source"), {"dmo": dmo.id}).fetchone()[0]
     result.geocodes = geocodes.status_counts(database, dmo)
     result.images = images.status_counts(database, dmo)
 
-
-# The DMO's live listings whose location has coordinates that no geocode wrote: the source's own.
-FROM_SOURCE = """
-SELECT count(DISTINCT l.location_id)
-  FROM public.listing_info li
-  JOIN public.listings l ON l.id = li.listing_id
-  JOIN public.locations loc ON loc.id = l.location_id
- WHERE li.dmo_id = %(dmo)s AND li.info_visible AND loc.lat IS NOT NULL
-   AND NOT EXISTS (SELECT 1 FROM pipeline.location_geocodes g
-                    WHERE g.location_id = loc.id AND g.status = 'geocoded')
-"""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -36,3 +38,18 @@ def listings_fast_paths() -> bool:
     delivered again derived from its earlier raw files, and bulk inserts whose foreign keys are
     checked per batch instead of per row. SADIE_LISTINGS_FAST_PATHS=off turns them all off."""
     return (env("SADIE_LISTINGS_FAST_PATHS") or "on").lower() not in ("off", "0", "false", "no")
+
+
+@contextmanager
+def environ(values: Mapping[str, str]) -> Iterator[None]:
+    """`values` set in os.environ for the block, the previous values (or their absence) back afterwards."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

@@ -105,8 +105,8 @@ class CategoryMapper:
         if value is None:
             return None
         key = str(value)
-        if (mapped := self._seen.get(key)) is not None or key in self._seen:
-            return mapped
+        if key in self._seen:
+            return self._seen[key]
         mapped = self._map(key)
         if len(self._seen) < 10_000:
             self._seen[key] = mapped

@@ -30,6 +30,11 @@ DEFAULT_DELAY_S = 1.0
 CHROMIUM = "/usr/bin/chromium"
 
 
+def chromium_executable() -> str | None:
+    """The Chromium a JavaScript site is rendered with: SADIE_CHROMIUM, Debian's, or one on PATH."""
+    return os.environ.get("SADIE_CHROMIUM") or (CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium"))
+
+
 class Polite:
     """robots.txt per origin and a pause between two requests to one host."""
 
@@ -96,8 +101,7 @@ class Browser:
             return
         from playwright.async_api import async_playwright
 
-        executable = os.environ.get("SADIE_CHROMIUM") or (CHROMIUM if os.path.exists(CHROMIUM) else
-                                                           shutil.which("chromium"))
+        executable = chromium_executable()
         if not executable:
             raise SourceError("the site needs JavaScript (selectors.javascript) but no Chromium is installed "
                               "(apt-get install chromium)")

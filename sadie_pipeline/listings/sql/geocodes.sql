@@ -52,3 +52,13 @@ SELECT g.status, count(DISTINCT g.location_id)
   JOIN pipeline.location_geocodes g ON g.location_id = l.location_id
  WHERE li.dmo_id = %(dmo)s AND li.info_visible
  GROUP BY g.status ORDER BY g.status;
+
+-- name: located_by_source
+-- The DMO's live locations with coordinates that no geocode wrote: the source's own.
+SELECT count(DISTINCT l.location_id)
+  FROM public.listing_info li
+  JOIN public.listings l ON l.id = li.listing_id
+  JOIN public.locations loc ON loc.id = l.location_id
+ WHERE li.dmo_id = %(dmo)s AND li.info_visible AND loc.lat IS NOT NULL
+   AND NOT EXISTS (SELECT 1 FROM pipeline.location_geocodes g
+                    WHERE g.location_id = loc.id AND g.status = 'geocoded');
