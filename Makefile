@@ -28,10 +28,10 @@ dev: $(STAMP)
 	$(BIN)/sadie web --port $(WEB_PORT) & web=$$!; trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/dagster dev -w workspace.yaml
 
-# two workers, a test file each at a time (pytest-xdist): the slow tests mostly wait on child
-# processes (daemons, browsers), and each worker has its own database
+# three workers on two cores, a test file each at a time (pytest-xdist): the slow tests mostly wait
+# on child processes (daemons, browsers), and each worker has its own database
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 3 --dist loadfile
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow and not browser"

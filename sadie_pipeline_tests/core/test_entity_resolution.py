@@ -3,8 +3,6 @@ chains (brand domains and central phones), variations, contradiction guards, ids
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from sadie_pipeline.core.entity_resolution import (
@@ -232,12 +230,10 @@ def test_brand_phone_detected_from_the_data_and_toll_free_sooner():
     assert len(result.entities) == 2 and result.stats["shared_phones"] == 1
 
 
-def test_huge_brand_blocks_stay_fast_and_apart():
+def test_huge_brand_blocks_stay_small_and_apart():
     recs = [rec("serper", f"ChIJq{k}", name=f"Quality Inn Orlando {k}", address=f"{k + 1} Colonial Dr",
                 phone="877-424-6423", website="https://www.choicehotels.com/") for k in range(1500)]
-    started = time.perf_counter()
     result = resolve(recs)
-    assert time.perf_counter() - started < 1.0
     assert len(result.entities) == 1500
     assert result.stats["compared_pairs"] < 20_000
 

@@ -302,7 +302,7 @@ def test_a_retry_after_beyond_the_cap_fails_at_once(server: ScriptedServer) -> N
     started = time.monotonic()
     with pytest.raises(ServiceCallFailed) as failed:
         run(main())
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 3.0  # gave up at once: waiting would take the 5 s cap or more
     assert (failed.value.error_class, failed.value.attempts) == (ErrorClass.RATE_LIMITED, 1)
 
 
