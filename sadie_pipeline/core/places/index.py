@@ -30,6 +30,8 @@ MAX_BLOCK = 64
 # Largest block of one name word: past it the word is common (measured on the hotel benchmark, a
 # cap of 64 compared 1.5 million pairs to find 181 duplicates no other key found; 16: 0.4 million, 110).
 NAME_BLOCK = 16
+# Candidate pairs made at a time from blocks of one size (two int64 arrays of them).
+_PAIRS_AT_ONCE = 100_000
 
 
 class PlaceIndex:
@@ -38,7 +40,8 @@ class PlaceIndex:
 
     def __init__(self, places: Sequence[Place], *, forms: Sequence[PlaceForm | None] | None = None,
                  max_block: int = MAX_BLOCK, shared_min_locations: int = 3, keys_only: bool = False):
-        """forms: the places' stored forms (place_form), computed where None or not given.
+        """forms: the places' stored forms (place_form), computed where None or not given (a place
+        with its form is read for its lat and lng only).
         keys_only: what block_keys needs, without chain detection (a lookup)."""
         self.n = len(places)
         self.max_block = max_block
@@ -47,7 +50,9 @@ class PlaceIndex:
             forms = [place_form(p) for p in places]
         elif not all(forms):
             forms = [f or place_form(p) for p, f in zip(places, forms)]
-        columns = [list(c) for c in zip(*forms)] if forms else [[] for _ in PlaceForm._fields]
+        # object arrays from the start, one column at a time: lists beside them would double the peak
+        columns = [np.array(c, dtype=object) for c in zip(*forms)] if forms else \
+            [np.zeros(0, dtype=object) for _ in PlaceForm._fields]
         (self.city, self.state, self.zip, full, self.core, full_short, full_bare, core_short, core_bare,
          self.num, self.street, self.phone, domains, sites) = columns
         self.full = full  # the town's name kept
@@ -139,6 +144,7 @@ class PlaceIndex:
         cap = np.where(w[starts] == 1, NAME_BLOCK, self.max_block)
         self.stats["skipped_blocks"] += int((sizes > cap).sum())
         take = (sizes >= 2) & (sizes <= cap)
+        del h, w, cap
         return self._pairs(m, starts[take], sizes[take], split)
 
     def _key_hashes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -170,14 +176,21 @@ class PlaceIndex:
         n = self.n
         codes = [np.zeros(0, dtype=np.int64)]
         for size in np.unique(sizes).tolist():
-            first = starts[sizes == size]
-            block = m[first[:, None] + np.arange(size)].astype(np.int64)
             left, right = np.triu_indices(size, 1)
-            a, b = block[:, left].ravel(), block[:, right].ravel()
-            keep = (a != b) if split is None else (a < split) & (b >= split)
-            codes.append(a[keep] * n + b[keep])
-        pairs = np.unique(np.concatenate(codes))
-        return pairs // n, pairs % n
+            firsts = starts[sizes == size]
+            step = max(1, _PAIRS_AT_ONCE // len(left))  # blocks at a time: the peak of memory stays small
+            for first in (firsts[k:k + step] for k in range(0, len(firsts), step)):
+                block = m[first[:, None] + np.arange(size)].astype(np.int64)
+                a, b = block[:, left].ravel(), block[:, right].ravel()
+                keep = (a != b) if split is None else (a < split) & (b >= split)
+                codes.append(a[keep] * n + b[keep])
+        pairs = np.concatenate(codes)
+        del codes
+        pairs.sort()
+        pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs
+        right = pairs % n
+        pairs //= n
+        return pairs, right
 
 
 def _two_addresses(places: set[tuple[str, str]]) -> bool:

@@ -189,15 +189,25 @@ def estimate(levels: np.ndarray, start: Model | None = None) -> Model:
         w = posterior(levels, model)
         m, u = {}, {}
         for k, f in enumerate(FIELDS):
-            m[f] = _reestimate(levels[:, k], w, prior.m[f])
-            u[f] = _reestimate(levels[:, k], 1 - w, prior.u[f])
+            match, other = _weighted_counts(levels[:, k], w, len(prior.m[f]))
+            m[f], u[f] = _reestimate(match, prior.m[f]), _reestimate(other, prior.u[f])
         share = (w.sum() + PSEUDO_PAIRS * PRIOR_SHARE) / (len(w) + PSEUDO_PAIRS)
         model = Model(m, u, float(min(max(share, 1e-4), 0.9)))
+        del w  # before the next round's: two of them at once are the peak of memory
     return model
 
 
-def _reestimate(level: np.ndarray, weight: np.ndarray, prior: np.ndarray) -> np.ndarray:
-    counts = np.bincount(level, weights=weight, minlength=len(prior))[1:]
+def _weighted_counts(level: np.ndarray, w: np.ndarray, n_levels: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per level 1..: the sum of w (as one place) and of 1 - w (as two) over its pairs. Level by
+    level, not np.bincount, which would copy the int8 levels to int64 (8 MB a million pairs)."""
+    match, pairs = np.zeros(n_levels - 1), np.zeros(n_levels - 1)
+    for value in range(1, n_levels):
+        at = level == value
+        match[value - 1], pairs[value - 1] = np.add.reduce(w, where=at), np.count_nonzero(at)
+    return match, pairs - match
+
+
+def _reestimate(counts: np.ndarray, prior: np.ndarray) -> np.ndarray:
     probs = (counts + PSEUDO_PAIRS * prior[1:]) / (counts.sum() + PSEUDO_PAIRS)
     return np.concatenate(([1.0], np.maximum(probs, 1e-6)))
 
@@ -210,7 +220,13 @@ def match_weight(levels: np.ndarray, model: Model) -> np.ndarray:
 
 
 def posterior(levels: np.ndarray, model: Model) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp2(-np.clip(match_weight(levels, model), -60, 60)))
+    # 1 / (1 + 2^-weight), in place: a million pairs' temporaries would take 8 MB each
+    p = match_weight(levels, model)
+    np.clip(p, -60, 60, out=p)
+    np.negative(p, out=p)
+    np.exp2(p, out=p)
+    p += 1.0
+    return np.reciprocal(p, out=p)
 
 
 def explain(levels_row: np.ndarray, model: Model, veto: int = 0) -> dict[str, object]:
