@@ -77,9 +77,11 @@ def _while_connecting(exc: BaseException) -> bool:
 def _unreachable(exc: BaseException) -> str:
     from psycopg.conninfo import conninfo_to_dict
 
+    from sadie_pipeline.core.errors import first_line
+
     info = conninfo_to_dict(_database().resolved_url())
     where = f"{info.get('host') or 'localhost'}:{info.get('port') or 5432}"
-    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    first = first_line(exc)
     if "Connection refused" in first:
         return f"cannot reach the database at {where} (connection refused)"
     reason = re.sub(r'^(connection failed: )?connection to server (at|on) .*? failed: ', "", first)

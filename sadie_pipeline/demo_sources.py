@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sadie_pipeline.core.errors import first_line
 from sadie_pipeline.listings.sources.scrape import CHROMIUM
 from sadie_pipeline.listings.sources.scrape import chromium_executable as chromium  # the scrape connector's own lookup
 from sadie_pipeline.resources.database import Database
@@ -103,12 +104,6 @@ class DemoResult:
         return text + (f", {i['pending']} not processed" if i.get("pending") else "")
 
 
-def one_line(exc: BaseException) -> str:
-    """An exception as one line (its first), with its type when it says nothing."""
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
 def run_source_types_demo(database: Database, store: ObjectStore,
                           echo: Callable[[str], None]) -> dict[str, DemoResult]:
     """Registers, imports, promotes and enriches each demo DMO on a sandbox of its own; a DMO
@@ -119,7 +114,7 @@ def run_source_types_demo(database: Database, store: ObjectStore,
     try:
         sb = Sandbox(seed=7).start()
     except Exception as exc:  # a machine that cannot open a local port: the rest of the demo goes on
-        echo(f"  skipped: the sandbox did not start ({one_line(exc)})")
+        echo(f"  skipped: the sandbox did not start ({first_line(exc)})")
         return {}
     results: dict[str, DemoResult] = {}
     try:
@@ -164,7 +159,7 @@ def run_one(database: Database, store: ObjectStore, dmo: DemoDmo, sandbox_url: s
         if result.failure is None:
             enrich(database, dmo.slug, result)
     except Exception as exc:  # the demo goes on to the next DMO
-        result.failure = one_line(exc)
+        result.failure = first_line(exc)
     return result
 
 

@@ -205,6 +205,12 @@ _QUERY_RE = re.compile(r"(?i)([?&;](?:key|sig|token|secret)=)(?!\*\*\*)([^&#\s\"
 _BEARER_RE = re.compile(r"(?i)\b(bearer\s+)(?!\*\*\*)([A-Za-z0-9\-._~+/]+=*)")
 
 
+def first_line(exc: BaseException) -> str:
+    """An error as one line for a person or a row: its message's first line, its type's name when
+    it has no message."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 def redact(text: Any, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with every given secret value (also percent- or JSON-encoded), every ``Bearer``
     token, and every credential-named header, JSON field or query parameter replaced by ``***``.

@@ -53,7 +53,7 @@ def _place(r: MatchRecord) -> Place:
 
 
 def _index(records: Sequence[MatchRecord], keys_only: bool = False) -> PlaceIndex:
-    # a record with a stored form is read for its coordinates only: no Place of it (18 MB at 100,000)
+    # a record with a stored form is read for its coordinates only: no Place of it (12 MB at 100,000)
     forms = [PlaceForm.stored(r.form) for r in records]
     return PlaceIndex([r if f else _place(r) for r, f in zip(records, forms)], forms=forms, keys_only=keys_only)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 
+from sadie_pipeline.core.errors import first_line
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
 from sadie_pipeline.core.hashing import source_id_for
 from sadie_pipeline.core.sources.records import Problem
@@ -90,7 +91,7 @@ def run_import(db: Database, dmo: Dmo, key: str, work: Callable[[dict[str, Any]]
         except BaseException as exc:
             with db.connect() as conn:
                 set_job_state(conn, job["id"], stage=JobStage.IMPORT, status=JobStatus.FAILED,
-                              error=(str(exc).strip().splitlines() or [type(exc).__name__])[0])
+                              error=first_line(exc))
             raise
     finally:
         holder.close()  # releases the job's lock

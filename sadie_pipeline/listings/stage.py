@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 
+from sadie_pipeline.core.errors import first_line
 from sadie_pipeline.listings import job_queue, versions
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
 from sadie_pipeline.listings.promote import promote_before
@@ -92,7 +93,7 @@ def stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, holder: H
     except BaseException as exc:
         with db.connect() as conn:
             set_job_state(conn, job_id, stage=JobStage.STAGE, status=JobStatus.FAILED,
-                          error=(str(exc).strip().splitlines() or [type(exc).__name__])[0])
+                          error=first_line(exc))
         raise
     finally:
         holder.release(LockSpace.JOB, job_id, shared=True)

@@ -71,8 +71,8 @@ def score(index: PlaceIndex, *, split: int | None = None, max_distance_km: float
     return score_pairs(index, i, j, max_distance_km=max_distance_km, learn=learn)
 
 
-# Pairs compared at a time: the comparison's working arrays take 250 bytes a pair.
-_COMPARE_CHUNK = 50_000
+# Pairs compared at a time: the comparison's working arrays of a million pairs would take 200 MB.
+_COMPARE_CHUNK = 100_000
 
 
 def score_pairs(index: PlaceIndex, i: np.ndarray, j: np.ndarray, *, max_distance_km: float = 5.0,
@@ -81,5 +81,4 @@ def score_pairs(index: PlaceIndex, i: np.ndarray, j: np.ndarray, *, max_distance
              for s in range(0, max(len(i), 1), _COMPARE_CHUNK)]
     levels, veto = (np.concatenate([p[k] for p in parts]) for k in (0, 1))
     model = estimate(levels) if learn else prior_model()
-    probability = posterior(levels, model)
-    return Scored(i, j, np.round(probability, 4, out=probability), veto, levels, model)
+    return Scored(i, j, np.round(posterior(levels, model), 4), veto, levels, model)

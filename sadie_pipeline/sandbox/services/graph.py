@@ -48,7 +48,7 @@ from urllib.parse import quote
 from aiohttp import web
 
 from .base import Service, json_response
-from .login import GRAPH_APP_ID, GRAPH_RESOURCE, LoginService, _now, verify_token
+from .login import GRAPH_APP_ID, GRAPH_RESOURCE, LoginService, utc_now, verify_token
 
 DRIVE_ID = "b!c2FkaWUtc2FuZGJveC1vbmVkcml2ZS1sZWFkcw"
 FRAGMENT_UNIT = 320 * 1024
@@ -160,7 +160,7 @@ class GraphService(Service):
             code = default.get(status, "generalException")
         return {"error": {"code": code,
                           "message": message,
-                          "innerError": {"date": _now().strftime("%Y-%m-%dT%H:%M:%S"), "request-id": str(uuid.uuid4()),
+                          "innerError": {"date": utc_now().strftime("%Y-%m-%dT%H:%M:%S"), "request-id": str(uuid.uuid4()),
                                          "client-request-id": str(uuid.uuid4())}}}
 
     def rate_limit_headers(self, limit: int, remaining: int, reset_s: float) -> dict[str, str]:
@@ -252,7 +252,7 @@ class GraphService(Service):
             path, key, existing = f"{stem} {n}{dot}{ext}", (drive_id, f"{stem} {n}{dot}{ext}".lower()), None
         if self.folder_json(drive_id, path) is not None:
             raise GraphError(409, "nameAlreadyExists", "A folder with the same name already exists.")
-        now = _now()
+        now = utc_now()
         if existing is not None:
             existing.data, existing.method, existing.chunks, existing.modified = data, method, chunks, now
             existing.version += 1
@@ -344,7 +344,7 @@ class GraphService(Service):
         conflict = self._conflict(item.get("@microsoft.graph.conflictBehavior") if isinstance(item, dict) else None)
         if conflict == "fail" and (drive_id, path.lower()) in self.files:
             raise GraphError(409, "nameAlreadyExists", "The specified item name already exists.")
-        session = UploadSession(secrets.token_urlsafe(24), drive_id, path, conflict, app_id, _now() + SESSION_LIFETIME)
+        session = UploadSession(secrets.token_urlsafe(24), drive_id, path, conflict, app_id, utc_now() + SESSION_LIFETIME)
         self.sessions[session.id] = session
         return json_response({"@odata.context": f"{GRAPH_RESOURCE}/v1.0/$metadata#microsoft.graph.uploadSession",
                               "uploadUrl": f"{self.mount_url(request)}/_upload/{session.id}",
@@ -360,7 +360,7 @@ class GraphService(Service):
                 raise GraphError(401, "InvalidAuthenticationToken", "The upload URL is pre-authenticated: do not "
                                  "send an Authorization header with it.")
             s = self.sessions.get(request.match_info["session"])
-            if s is not None and s.expires < _now():
+            if s is not None and s.expires < utc_now():
                 del self.sessions[s.id]
                 s = None
             if s is None:

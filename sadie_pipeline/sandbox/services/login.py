@@ -65,7 +65,7 @@ _SIGNING_KEY = secrets.token_bytes(32)  # shared by the two services of this pro
 _GUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
@@ -120,7 +120,7 @@ class LoginService(Service):
     def aad_error(self, status: int, error: str, code: int, description: str,
                   headers: dict[str, str] | None = None) -> web.Response:
         trace, correlation = str(uuid.uuid4()), str(uuid.uuid4())
-        now = _now()
+        now = utc_now()
         body = {"error": error,
                 "error_description": f"AADSTS{code}: {description}\r\nTrace ID: {trace}\r\n"
                                      f"Correlation ID: {correlation}\r\nTimestamp: {now:%Y-%m-%d %H:%M:%SZ}",
