@@ -86,3 +86,26 @@ def test_the_keys_of_an_edited_listing_follow_it(database):
         keyed = conn.execute("SELECT count(*) FROM pipeline.listing_match_keyed WHERE listing_id = %s",
                              (listing,)).fetchone()[0]
         assert keyed == 1
+
+
+def test_a_listing_keyed_without_its_form_is_found_with_its_contacts(database):
+    """A listing keyed by a release that stored no form: the lookup reads its phone and website."""
+    with database.connect() as conn:
+        dmo = conn.execute("INSERT INTO public.dmos (slug, name) VALUES ('old', 'Old') RETURNING id").fetchone()[0]
+        location = conn.execute("INSERT INTO public.locations (address1, city) VALUES ('5 Water St', 'Souris') "
+                                "RETURNING id").fetchone()[0]
+        listing = conn.execute("INSERT INTO public.listings (name, location_id) VALUES ('Blue Heron Inn', %s) "
+                               "RETURNING id", (location,)).fetchone()[0]
+        contact = conn.execute("INSERT INTO public.contact_info (international_phone, website_url) "
+                               "VALUES ('+19025550142', 'https://blueheron.example.com') RETURNING id").fetchone()[0]
+        conn.execute("INSERT INTO public.listing_info (listing_id, dmo_id, contact_info_id) VALUES (%s, %s, %s)",
+                     (listing, dmo, contact))
+        conn.commit()
+        assert match_keys.refresh(conn) == 1
+        conn.execute("UPDATE pipeline.listing_match_keyed SET form = NULL")
+        conn.commit()
+        [found] = fuzzy_candidates(conn, [MatchRecord(1, "Heron Inn", None, None, None, "902-555-0142")])
+        assert (found.id, found.form, found.phone, found.website) == \
+            (listing, None, "+19025550142", "https://blueheron.example.com")
+        [found] = fuzzy_candidates(conn, [MatchRecord(2, "Harbour House", "5 Water Street", "Elsewhere")])
+        assert (found.id, found.phone) == (listing, "+19025550142")

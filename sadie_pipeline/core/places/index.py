@@ -123,9 +123,24 @@ class PlaceIndex:
                      self.state[i], rare, cells)
 
     def rare_words(self, limit: int = 2) -> list[list[str]]:
-        words = [name_words(c) for c in self.core]
-        freq = Counter((self.state[i], w) for i in range(self.n) for w in words[i])
-        return [sorted(ws, key=lambda w, s=self.state[i]: (freq[(s, w)], w))[:limit] for i, ws in enumerate(words)]
+        """Each record's `limit` name words least frequent in its state (then first alphabetically)."""
+        mixed, located = self._word_hashes()
+        flat = [w for c in self.core for w in name_words(c)]
+        rare: list[list[str]] = [[] for _ in range(self.n)]
+        for k in _rarest(mixed, located, limit).tolist():
+            rare[located[k]].append(flat[k])
+        return rare
+
+    def _word_hashes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every record's name words (alphabetical, records in order) as the hashes of word and state,
+        with the record of each: hashed as they are made, not kept as 250,000 strings."""
+        hashes, counts = array("q"), array("q")
+        for core in self.core:
+            words = name_words(core)
+            hashes.extend(map(hash, words))
+            counts.append(len(words))
+        located = np.repeat(np.arange(self.n), np.frombuffer(counts, dtype=np.int64))
+        return _mixed(4, [np.frombuffer(hashes, dtype=np.int64), _hashes(self.state)[located]]), located
 
     def candidate_pairs(self, split: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(i, j) with i < j sharing a key in a block of at most max_block. With `split`, only
@@ -148,18 +163,25 @@ class PlaceIndex:
         return self._pairs(m, starts[take], sizes[take], split)
 
     def _key_hashes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(hash, record, is a name word) of every key; each record's keys hashed as they are made
-        (100,000 records' key strings would take 60 MB)."""
-        hashes, counts, word = array("q"), array("l"), array("b")
-        for i, rare in enumerate(self.rare_words()):
-            keys = self.block_keys(i, rare, ())  # cells: _cell_codes
-            hashes.extend(map(hash, keys))
-            counts.append(len(keys))
-            word.extend(k[0] == "n" for k in keys)
+        """(hash, record, is a name word) of every key, the keys of one kind at a time: a key's hash
+        mixes the hashes of its fields' strings (cached on them), where hashing a string made for
+        each key cost a second at 100,000 records. The same keys as block_keys."""
+        hashes, records = [], []
+        for kind, columns in enumerate(((self.phone,), (self.web,), (self.num, self.street), (self.city, self.core))):
+            present = np.flatnonzero(np.logical_and.reduce([c != "" for c in columns]))
+            hashes.append(_mixed(kind, [_hashes(c[present]) for c in columns]))
+            records.append(present)
+        word = [np.zeros(sum(map(len, hashes)), dtype=np.int8)]
+        mixed, located = self._word_hashes()
+        rare = _rarest(mixed, located, 2)
+        hashes.append(mixed[rare])
+        located = located[rare]
+        records.append(located)
+        word.append(np.ones(len(located), dtype=np.int8))
         cells, located = self._cell_codes()
-        return (np.concatenate([np.frombuffer(hashes, dtype=np.int64), cells]),
-                np.concatenate([np.repeat(np.arange(self.n, dtype=np.int32), counts), located.astype(np.int32)]),
-                np.concatenate([np.frombuffer(word, dtype=np.int8), np.zeros(len(cells), dtype=np.int8)]))
+        word.append(np.zeros(len(cells), dtype=np.int8))
+        return (np.concatenate([*hashes, cells]), np.concatenate([*records, located]).astype(np.int32),
+                np.concatenate(word))
 
     def _cell_codes(self) -> tuple[np.ndarray, np.ndarray]:
         """The map cells of every located record in four grids shifted by half a cell, as numbers
@@ -191,6 +213,33 @@ class PlaceIndex:
         right = pairs % n
         pairs //= n
         return pairs, right
+
+
+# An odd 64-bit multiplier: a key's hash is ((kind * _MIX + field 1) * _MIX + field 2 ...), wrapping.
+_MIX = 0x100000001B3
+
+
+def _hashes(column: Sequence[str]) -> np.ndarray:
+    return np.fromiter(map(hash, column), dtype=np.int64, count=len(column))
+
+
+def _mixed(kind: int, columns: Sequence[np.ndarray]) -> np.ndarray:
+    """The hash of each row's key of this kind from its fields' hashes."""
+    mixed = np.full(len(columns[0]), kind, dtype=np.int64)
+    for column in columns:
+        mixed = mixed * _MIX + column
+    return mixed
+
+
+def _rarest(mixed: np.ndarray, located: np.ndarray, limit: int) -> np.ndarray:
+    """Positions of each record's `limit` least frequent keys (records' keys in order, ascending)."""
+    _, where, freq = np.unique(mixed, return_inverse=True, return_counts=True)
+    # a stable sort by record, then frequency, keeps a record's own order among equal frequencies
+    order = np.argsort(located * (len(mixed) + 1) + freq[where], kind="stable")
+    first = np.searchsorted(located[order], located[order])
+    keep = order[np.arange(len(order)) - first < limit]
+    keep.sort()
+    return keep
 
 
 def _two_addresses(places: set[tuple[str, str]]) -> bool:

@@ -122,9 +122,11 @@ def _name_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     "Seabreeze Inn" there); across towns with it ("Hampton Inn Orlando" is not "Hampton Inn Tampa").
     A distinctive word on one side only ("East", "Airport", "Plus") keeps two names apart."""
     same_city = (_take(ix.city, i) == _take(ix.city, j)) & (_take(ix.city, i) != "")
-    core, full = _similarities(ix.forms["core"], i, j), _similarities(ix.forms["full"], i, j)
-    close, inside, same, bare = (np.where(same_city, c, f) for c, f in zip(core, full))
-    names = np.where(same_city, _take(ix.core, i), _take(ix.full, i)), np.where(same_city, _take(ix.core, j), _take(ix.full, j))
+    # each pair's names in the form its towns call for, so that each pair is compared once
+    forms = [(np.where(same_city, _take(c, i), _take(f, i)), np.where(same_city, _take(c, j), _take(f, j)))
+             for c, f in zip(ix.forms["core"], ix.forms["full"])]
+    close, inside, same, bare = _similarities(forms)
+    names = forms[0]
     level = np.select([same, bare | (close >= 88), (close >= 75) | (inside >= 100)], [5, 3, 2], default=1)
     check = np.flatnonzero(level == 3)
     level[check] = [3 if lookalike_words(names[0][k], names[1][k]) else 2 for k in check]
@@ -133,16 +135,16 @@ def _name_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.where((a == "") | (b == ""), 0, level)
 
 
-def _similarities(forms: tuple[list[str], list[str], list[str]], i: np.ndarray, j: np.ndarray):
-    """(close, inside, equal, bare equal) of the names: close covers word order, typos and a short
-    form ("arts deli" / "arts delicatessen"); inside, one name's words all in the other; bare, the
-    same but for spacing and generic words ("Sea Breeze Motel" / "Seabreeze Inn")."""
-    names, short, bare = forms
-    a, b = _take(names, i), _take(names, j)
+def _similarities(forms: list[tuple[np.ndarray, np.ndarray]]):
+    """(close, inside, equal, bare equal) of the pairs' names, given as (name, short, bare) pairs:
+    close covers word order, typos and a short form ("arts deli" / "arts delicatessen"); inside,
+    one name's words all in the other; bare, the same but for spacing and generic words
+    ("Sea Breeze Motel" / "Seabreeze Inn")."""
+    (a, b), (sa, sb), (ba, bb) = forms
     close = np.maximum(cpdist(list(a), list(b), scorer=fuzz.token_sort_ratio, workers=-1),
-                       cpdist(list(_take(short, i)), list(_take(short, j)), scorer=fuzz.token_sort_ratio, workers=-1))
+                       cpdist(list(sa), list(sb), scorer=fuzz.token_sort_ratio, workers=-1))
     inside = cpdist(list(a), list(b), scorer=fuzz.token_set_ratio, workers=-1)
-    return close, inside, a == b, _take(bare, i) == _take(bare, j)
+    return close, inside, a == b, ba == bb
 
 
 def _address_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

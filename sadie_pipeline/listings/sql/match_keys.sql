@@ -21,23 +21,22 @@ COPY pipeline.listing_match_keyed (listing_id, fingerprint, form) FROM STDIN;
 -- name: candidates
 -- The listings (with an id above %(after)s, not merged) sharing a key with the records, through
 -- keys that at most %(max_block)s listings share, %(name_block)s for a name word (a larger block
--- says nothing: a chain's name; core.places.index caps its blocks alike).
+-- says nothing: a chain's name; core.places.index caps its blocks alike). A listing with its stored
+-- form needs no phone or website (core.matching reads its coordinates only): only one keyed by an
+-- older release looks them up.
 WITH hits AS (
     SELECT key, listing_id FROM pipeline.listing_match_keys
      WHERE key = ANY(%(keys)s) AND listing_id > %(after)s
 ), small AS (
     SELECT key FROM hits GROUP BY key
     HAVING count(*) <= CASE WHEN key LIKE 'n:%%' THEN %(name_block)s ELSE %(max_block)s END
-), contacts AS (
-    SELECT li.listing_id, min(ci.international_phone) AS phone, min(ci.website_url) AS website
-      FROM public.listing_info li JOIN public.contact_info ci ON ci.id = li.contact_info_id
-     WHERE li.listing_id IN (SELECT listing_id FROM hits)
-     GROUP BY li.listing_id
 )
 SELECT l.id, l.name, loc.address1, loc.city, loc.zip, c.phone, loc.state, c.website, loc.lat, loc.lng, k.form
   FROM (SELECT DISTINCT listing_id FROM hits WHERE key IN (SELECT key FROM small)) h
   JOIN public.listings l ON l.id = h.listing_id AND l.listing_status <> 'merged'
   LEFT JOIN public.locations loc ON loc.id = l.location_id
-  LEFT JOIN contacts c ON c.listing_id = l.id
   LEFT JOIN pipeline.listing_match_keyed k ON k.listing_id = l.id
+  LEFT JOIN LATERAL (SELECT min(ci.international_phone) AS phone, min(ci.website_url) AS website
+                       FROM public.listing_info li JOIN public.contact_info ci ON ci.id = li.contact_info_id
+                      WHERE li.listing_id = l.id AND k.form IS NULL) c ON true
  ORDER BY l.id;
