@@ -13,6 +13,7 @@ from sadie_pipeline.core.entity_resolution import (
     score_pair,
     website_parts,
 )
+from sadie_pipeline.core.normalize import registrable_domain, suffix_extractor
 
 CITY, STATE = "Orlando", "FL"
 
@@ -407,6 +408,19 @@ def test_provinces_fold_accents_and_codes_and_registrable_domains_use_the_suffix
     a = rec("serper", "ChIJ1", name="Auberge du Lac", state="Québec", city="Montréal", address="5 Rue Peel")
     b = rec("dmo", "d1", name="Auberge du Lac", state="QC", city="Montreal", address="5 rue Peel")
     assert score_pair(a, b).veto is None and same(resolve([a, b]), 0, 1)
+
+
+@pytest.mark.parametrize("host", [
+    "www.hotel.com", "hotel.com.", "WWW.Inn.Net", "a.b.c.org", "com", "a..com", "inn.co.uk", "www.hotel.qc.ca",
+    "x.blogspot.com", "hotel.github.io", "a.b.kyoto.jp", "www.ck", "a.www.ck", "b.a.ck", "xn--bcher-kva.com",
+    "hotel.xn--p1ai", "192.168.0.1", "localhost", "inn.test", "school.k12.ca.us", "inn.us", "hotel.travel"])
+def test_registrable_domains_agree_with_tldextract_on_every_path(host):
+    """The shortcut for top-level domains without longer rules gives what tldextract gives."""
+    parts = suffix_extractor()(host.strip().lower().rstrip("."))
+    clean = host.strip().lower().rstrip(".")
+    expected = f"{parts.domain}.{parts.suffix}" if parts.suffix and parts.domain else \
+        clean if clean.replace(".", "").isdigit() else ".".join(clean.split(".")[-2:])
+    assert registrable_domain(host) == expected
 
 
 def test_chain_properties_of_one_town_do_not_flood_the_review_queue():
