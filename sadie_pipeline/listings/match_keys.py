@@ -31,6 +31,8 @@ def refresh(conn: psycopg.Connection) -> int:
         with own.transaction():
             own.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LockSpace.MATCH_KEYS,))
             stale = own.execute(sql("match_keys", "stale"), {"version": KEY_VERSION}).fetchall()
+            if stale:
+                run(own, "match_keys", "key_table")
             for start in range(0, len(stale), _CHUNK):
                 _key(own, stale[start:start + _CHUNK])
     return len(stale)
@@ -45,6 +47,7 @@ def _key(conn: psycopg.Connection, rows: list[tuple]) -> None:
             for listing_id, _, _, keys in columns:
                 for key in keys:
                     copy.write_row((listing_id, key))
+        run(conn, "match_keys", "store_keys")
         with cur.copy(sql("match_keys", "copy_keyed")) as copy:
             for listing_id, fingerprint, form, _ in columns:
                 copy.write_row((listing_id, fingerprint, orjson.dumps(form).decode()))

@@ -12,8 +12,17 @@ SELECT f.id, f.name, f.address1, f.city, f.zip, f.phone, f.state, f.website, f.l
 DELETE FROM pipeline.listing_match_keys WHERE listing_id = ANY(%(ids)s);
 DELETE FROM pipeline.listing_match_keyed WHERE listing_id = ANY(%(ids)s);
 
+-- name: key_table
+-- The keys of the listings being keyed, as text until store_keys hashes them (0034_place_key_hashes.sql).
+CREATE TEMP TABLE new_keys (listing_id int, key text) ON COMMIT DROP;
+
 -- name: copy_keys
-COPY pipeline.listing_match_keys (listing_id, key) FROM STDIN;
+COPY new_keys (listing_id, key) FROM STDIN;
+
+-- name: store_keys
+INSERT INTO pipeline.listing_match_keys (listing_id, key)
+SELECT listing_id, pipeline.place_key_hash(key) FROM new_keys ORDER BY 2;
+TRUNCATE new_keys;
 
 -- name: copy_keyed
 COPY pipeline.listing_match_keyed (listing_id, fingerprint, form) FROM STDIN;
@@ -26,10 +35,11 @@ COPY pipeline.listing_match_keyed (listing_id, fingerprint, form) FROM STDIN;
 -- older release looks them up.
 WITH hits AS (
     SELECT key, listing_id FROM pipeline.listing_match_keys
-     WHERE key = ANY(%(keys)s) AND listing_id > %(after)s
+     WHERE key = ANY(ARRAY(SELECT pipeline.place_key_hash(k) FROM unnest(%(keys)s::text[]) k))
+       AND listing_id > %(after)s
 ), small AS (
-    SELECT key FROM hits GROUP BY key
-    HAVING count(*) <= CASE WHEN key LIKE 'n:%%' THEN %(name_block)s ELSE %(max_block)s END
+    SELECT key FROM hits GROUP BY key  -- a name word's hash ends in a 1 bit
+    HAVING count(*) <= CASE WHEN key & 1 = 1 THEN %(name_block)s ELSE %(max_block)s END
 )
 SELECT l.id, l.name, loc.address1, loc.city, loc.zip, c.phone, loc.state, c.website, loc.lat, loc.lng, k.form
   FROM (SELECT DISTINCT listing_id FROM hits WHERE key IN (SELECT key FROM small)) h

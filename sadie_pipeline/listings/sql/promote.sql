@@ -249,10 +249,10 @@ UPDATE public.listings l SET listing_visible = false, listing_status = 'missing_
 -- the next lookup keys none of them again (listings/match_keys.py). Written in this transaction, so
 -- that a listing and its keys appear together.
 INSERT INTO pipeline.listing_match_keys (listing_id, key)
-SELECT p.target_listing_id, k.key
+SELECT p.target_listing_id, pipeline.place_key_hash(k.key)
   FROM promo p JOIN staging.listings s ON s.id = p.id CROSS JOIN jsonb_array_elements_text(s.place_keys) k(key)
  WHERE p.l_action = 'insert' AND s.place_form IS NOT NULL
- ORDER BY k.key;
+ ORDER BY 2;
 INSERT INTO pipeline.listing_match_keyed (listing_id, fingerprint, form)
 SELECT f.id, md5(%(key_version)s || '|' || f.fields), s.place_form
   FROM promo p JOIN staging.listings s ON s.id = p.id
