@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
+from sadie_pipeline.core.places import paused_gc
 from sadie_pipeline.listings.matching import fuzzy_candidates
 from sadie_pipeline.listings.queries import run, sql
 from sadie_pipeline.listings.repository import Dmo
@@ -30,8 +31,10 @@ def resolve_job(conn: psycopg.Connection, dmo: Dmo, job_id: int, config: dict[st
 
 def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: float) -> None:
     """Records no exact rule placed: fuzzy candidates among existing listings, then among each other."""
-    # streamed: the whole result held at once, besides its rows, would add 30 MB at 100,000 records
-    rows = [MatchRecord.stored(r) for r in conn.cursor().stream(sql("resolve", "unmatched_rows"), params, size=2000)]
+    # streamed: the whole result held at once, besides its rows, would add 30 MB at 100,000 records;
+    # the collector paused: 100,000 rows' tuples and no cycle, rescanned as they grow
+    with paused_gc():
+        rows = [MatchRecord.stored(r) for r in conn.cursor().stream(sql("resolve", "unmatched_rows"), params, size=2000)]
     if not rows:
         return
     auto = params["auto_match"]
