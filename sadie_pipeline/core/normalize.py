@@ -207,7 +207,7 @@ def suffix_extractor():
 def _plain_tlds() -> frozenset[str]:
     """Top-level domains with no longer rule under them in the suffix list (com, net, org...):
     there a host's registrable domain is its last two labels, found without tldextract's
-    decoding of every label (20 µs a host, a quarter of a listing's place form)."""
+    decoding of every label (1.4 µs a host instead of 4; most listings have a website of their own)."""
     rules = suffix_extractor().tlds
     longer = {rule.rpartition(".")[2] for rule in rules if "." in rule}
     return frozenset(rule for rule in rules if "." not in rule and rule.isascii() and rule not in longer)

@@ -164,8 +164,8 @@ class PlaceIndex:
 
     def _key_hashes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(hash, record, is a name word) of every key, the keys of one kind at a time: a key's hash
-        mixes the hashes of its fields' strings (cached on them), where hashing a string made for
-        each key cost a second at 100,000 records. The same keys as block_keys."""
+        mixes the hashes of its fields' strings (cached on them): no key string is made (candidate
+        pairs of 90,000 records in 0.3 s, 0.9 s with them). The same keys as block_keys."""
         hashes, records = [], []
         for kind, columns in enumerate(((self.phone,), (self.web,), (self.num, self.street), (self.city, self.core))):
             present = np.flatnonzero(np.logical_and.reduce([c != "" for c in columns]))
@@ -215,7 +215,7 @@ class PlaceIndex:
         return pairs, right
 
 
-# An odd 64-bit multiplier: a key's hash is ((kind * _MIX + field 1) * _MIX + field 2 ...), wrapping.
+# The 64-bit FNV prime: a key's hash is ((kind * _MIX + field 1) * _MIX + field 2 ...), wrapping.
 _MIX = 0x100000001B3
 
 
