@@ -203,16 +203,6 @@ def suffix_extractor():
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-@cache
-def _plain_tlds() -> frozenset[str]:
-    """Top-level domains with no longer rule under them in the suffix list (com, net, org...):
-    there a host's registrable domain is its last two labels, found without tldextract's
-    decoding of every label (1.4 µs a host instead of 4; most listings have a website of their own)."""
-    rules = suffix_extractor().tlds
-    longer = {rule.rpartition(".")[2] for rule in rules if "." in rule}
-    return frozenset(rule for rule in rules if "." not in rule and rule.isascii() and rule not in longer)
-
-
 @lru_cache(maxsize=65_536)
 def registrable_domain(host: str | None) -> str | None:
     """`hotel.qc.ca` for `www.hotel.qc.ca` (the public suffix list); an IP or a name under no
@@ -220,9 +210,6 @@ def registrable_domain(host: str | None) -> str | None:
     if not host:
         return None
     host = host.strip().lower().rstrip(".")
-    head, _, tld = host.rpartition(".")
-    if head and tld in _plain_tlds() and host.isascii() and "xn--" not in host:
-        return f"{head.rpartition('.')[2]}.{tld}"
     parts = suffix_extractor()(host)
     if parts.suffix and parts.domain:
         return f"{parts.domain}.{parts.suffix}"

@@ -184,3 +184,35 @@ def test_listing_keys_hold_the_domain_and_the_property_page_but_no_brand_domain(
     keys = {k for _, k in listing_keys([rec(1, "Harbour Inn", None, website="https://www.harbourinn.ca/charlottetown")])}
     assert {"w:harbourinn.ca", "w:harbourinn.ca/charlottetown"} <= keys
     assert "w:marriott.com" not in brand and "w:marriott.com/yyzmc" in brand
+
+
+def test_candidate_pairs_are_the_pairs_sharing_a_block_key():
+    """The index hashes its keys from the fields, without making key strings: it must pair exactly
+    the records that share one of block_keys' strings or a map cell, in blocks within their caps."""
+    from collections import defaultdict
+    from itertools import combinations
+
+    from sadie_pipeline.core.places.form import Place
+    from sadie_pipeline.core.places.index import NAME_BLOCK, PlaceIndex
+
+    places = [Place(f"{name} {word}", f"{10 + k % 7} {street}", city, st, None, phone, site,
+                    44.0 + (k % 5) * 0.001 if k % 3 else None, -63.0 if k % 3 else None)
+              for k, (name, word, street, city, phone, site, st) in enumerate(
+                  (n, w, s, c, p, web, st)
+                  for n in ("Harbour", "Blue Heron", "Seabreeze")
+                  for w in ("Inn", "Cafe", "Grill", "Lodge")
+                  for s, c, st in (("Water St", CITY, "PE"), ("Main St", "Souris", "PE"), ("Queen St", "Halifax", "NS"))
+                  for p, web in (("902-555-0142", None), (None, "https://heron.example.com"), (None, None)))]
+    ix = PlaceIndex(places)
+    blocks: dict[str, list[int]] = defaultdict(list)
+    for i, rare in enumerate(ix.rare_words()):
+        for key in ix.block_keys(i, rare, ()):
+            blocks[key].append(i)
+    codes, located = ix._cell_codes()
+    for code, i in zip(codes.tolist(), located.tolist()):
+        blocks[f"cell {code}"].append(i)
+    expected = {pair for key, members in blocks.items()
+                if len(members) <= (NAME_BLOCK if key.startswith("n:") else ix.max_block)
+                for pair in combinations(sorted(set(members)), 2)}
+    i, j = ix.candidate_pairs()
+    assert set(zip(i.tolist(), j.tolist())) == expected and expected

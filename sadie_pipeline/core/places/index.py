@@ -61,13 +61,10 @@ class PlaceIndex:
         self.lat = np.array([_coord(p.lat, p.lng)[0] for p in places], dtype=float)
         self.lng = np.array([_coord(p.lat, p.lng)[1] for p in places], dtype=float)
         self.stats: Counter[str] = Counter()
-        self.web = self._identifying_websites(domains, sites)
+        # compare takes its pairs' values from the columns chunk by chunk: object arrays, like the rest
+        self.web = np.array(self._identifying_websites(domains, sites), dtype=object)
         self._blank_shared_phones()
         self.chain = self._chains() if not keys_only else np.zeros(self.n, dtype=bool)
-        # compare takes its pairs' values from these columns chunk by chunk: object arrays, made once
-        for column in ("city", "state", "zip", "core", "full", "num", "street", "phone", "web"):
-            setattr(self, column, np.asarray(getattr(self, column), dtype=object))
-        self.forms = {name: tuple(np.asarray(c, dtype=object) for c in cs) for name, cs in self.forms.items()}
 
     # -- what identifies nothing ------------------------------------------------------------------
 
@@ -124,19 +121,20 @@ class PlaceIndex:
 
     def rare_words(self, limit: int = 2) -> list[list[str]]:
         """Each record's `limit` name words least frequent in its state (then first alphabetically)."""
-        mixed, located = self._word_hashes()
-        flat = [w for c in self.core for w in name_words(c)]
+        words = [name_words(c) for c in self.core]
+        mixed, located = self._word_hashes(words)
+        flat = [w for ws in words for w in ws]
         rare: list[list[str]] = [[] for _ in range(self.n)]
         for k in _rarest(mixed, located, limit).tolist():
             rare[located[k]].append(flat[k])
         return rare
 
-    def _word_hashes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every record's name words (alphabetical, records in order) as the hashes of word and state,
-        with the record of each: hashed as they are made, not kept as 250,000 strings."""
+    def _word_hashes(self, names: Iterable[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """Every record's name words (name_words: alphabetical; records in order) as the hashes of
+        word and state, with the record of each. _key_hashes passes a generator: the words are hashed
+        as they are made, not kept as 250,000 strings."""
         hashes, counts = array("q"), array("q")
-        for core in self.core:
-            words = name_words(core)
+        for words in names:
             hashes.extend(map(hash, words))
             counts.append(len(words))
         located = np.repeat(np.arange(self.n), np.frombuffer(counts, dtype=np.int64))
@@ -172,7 +170,7 @@ class PlaceIndex:
             hashes.append(_mixed(kind, [_hashes(c[present]) for c in columns]))
             records.append(present)
         word = [np.zeros(sum(map(len, hashes)), dtype=np.int8)]
-        mixed, located = self._word_hashes()
+        mixed, located = self._word_hashes(name_words(c) for c in self.core)
         rare = _rarest(mixed, located, 2)
         hashes.append(mixed[rare])
         located = located[rare]
