@@ -16,7 +16,7 @@ from sadie_pipeline.core import places
 from sadie_pipeline.core.matching import MatchRecord, place_columns
 from sadie_pipeline.core.places import paused_gc
 from sadie_pipeline.listings.locks import LockSpace
-from sadie_pipeline.listings.queries import run, sql
+from sadie_pipeline.listings.queries import run, sql, tune
 from sadie_pipeline.listings.versions import source_digest
 
 _PLACES = Path(places.__file__).parent
@@ -30,6 +30,7 @@ def refresh(conn: psycopg.Connection) -> int:
     with psycopg.connect(conn.info.dsn, password=conn.info.password, autocommit=True) as own:
         with own.transaction():
             own.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LockSpace.MATCH_KEYS,))
+            tune(own)  # the check reads every listing: hash joins in memory, nothing compiled
             stale = own.execute(sql("match_keys", "stale"), {"version": KEY_VERSION}).fetchall()
             if stale:
                 run(own, "match_keys", "key_table")
@@ -39,18 +40,19 @@ def refresh(conn: psycopg.Connection) -> int:
 
 
 def _key(conn: psycopg.Connection, rows: list[tuple]) -> None:
-    """Each listing's keys and form, from its fields; a merged listing is no candidate: no keys."""
+    """Each listing's keys and form, from its fields (stored beside them, stale compares them next
+    time); a merged listing is no candidate: no keys."""
     run(conn, "match_keys", "forget", {"ids": [r[0] for r in rows]})
     with paused_gc(), conn.cursor() as cur:
-        columns = [(r[0], r[10], *place_columns(MatchRecord(*r[:10]))) for r in rows if not r[11]]
+        columns = [(r, *place_columns(MatchRecord(*r[:10]))) for r in rows if not r[10]]
         with cur.copy(sql("match_keys", "copy_keys")) as copy:
-            for listing_id, _, _, keys in columns:
+            for r, _, keys in columns:
                 for key in keys:
-                    copy.write_row((listing_id, key))
+                    copy.write_row((r[0], key))
         run(conn, "match_keys", "store_keys")
         with cur.copy(sql("match_keys", "copy_keyed")) as copy:
-            for listing_id, fingerprint, form, _ in columns:
-                copy.write_row((listing_id, fingerprint, orjson.dumps(form).decode()))
+            for r, form, _ in columns:
+                copy.write_row((r[0], KEY_VERSION, *r[1:], orjson.dumps(form).decode()))
             for r in rows:
-                if r[11]:
-                    copy.write_row((r[0], r[10], None))
+                if r[10]:
+                    copy.write_row((r[0], KEY_VERSION, *r[1:], None))

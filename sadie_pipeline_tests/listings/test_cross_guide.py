@@ -4,6 +4,8 @@ match keeps its explanation; the listings' blocking keys follow edits."""
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord
@@ -67,6 +69,38 @@ def test_the_promotion_keys_the_listings_it_creates_from_their_staged_forms(tmp_
         probe = [MatchRecord(1, "Arts Delicatessen", "12224 Ventura Blvd.", "Los Angeles", None, "818/762-1221")]
         [found] = fuzzy_candidates(conn, probe)
         assert found.name == "Arts Deli" and found.form is not None and found.form.phone == "+18187621221"
+
+
+def test_keys_written_by_a_promotion_are_current_until_a_keyed_field_changes(tmp_path, database,
+                                                                          local_object_store, instance):
+    """The promotion stores each new listing's fields (coordinates and website included) beside its
+    keys; the check before a lookup finds none of them stale, then exactly those whose coordinates,
+    website or key code changed."""
+    config = {"transform": {"map_fields": {**CONFIG["transform"]["map_fields"], "locations.lat": "Lat",
+                                           "locations.lng": "Lng"}}}
+    register(database, instance, "guide-c", config)
+    path = tmp_path / "c.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=["Name", "Address", "City", "Phone", "Description", "Website", "Lat", "Lng"])
+        writer.writeheader()
+        writer.writerow({**GUIDE_A[0], "Website": "https://www.spago.example.com/beverly-hills", "Lat": "34.0675",
+                         "Lng": "-118.3987650"})
+        writer.writerows({**row, "Lat": "", "Lng": "", "Website": ""} for row in GUIDE_A[1:])
+    import_file(database, local_object_store, instance, "guide-c", path)
+    with database.connect() as conn:
+        assert match_keys.refresh(conn) == 0
+        spago = conn.execute("SELECT l.id, l.location_id, li.contact_info_id FROM public.listings l "
+                             "JOIN public.listing_info li ON li.listing_id = l.id WHERE l.name LIKE 'Spago%'").fetchone()
+        conn.execute("UPDATE public.locations SET lat = 34.0676 WHERE id = %s", (spago[1],))
+        conn.commit()
+        assert match_keys.refresh(conn) == 1 and match_keys.refresh(conn) == 0
+        conn.execute("UPDATE public.contact_info SET website_url = 'https://spago.example.org' WHERE id = %s",
+                     (spago[2],))
+        conn.commit()
+        assert match_keys.refresh(conn) == 1
+        conn.execute("UPDATE pipeline.listing_match_keyed SET version = 'an older release'")
+        conn.commit()
+        assert match_keys.refresh(conn) == 4
 
 
 def test_the_keys_of_an_edited_listing_follow_it(database):

@@ -2,11 +2,14 @@
 
 -- name: stale
 -- Listings whose keys are missing or were computed from other fields or other code
--- (pipeline.listing_place_fields says which fields), with those fields and their digest.
-SELECT f.id, f.name, f.address1, f.city, f.zip, f.phone, f.state, f.website, f.lat, f.lng, f.fingerprint, f.merged
-  FROM (SELECT *, md5(%(version)s || '|' || fields) AS fingerprint FROM pipeline.listing_place_fields) f
+-- (pipeline.listing_place_fields says which fields; the keyed row holds those it was keyed from), in
+-- core.matching.MatchRecord's order, then whether merged.
+SELECT f.id, f.name, f.address1, f.city, f.zip, f.phone, f.state, f.website, f.lat, f.lng, f.merged
+  FROM pipeline.listing_place_fields f
   LEFT JOIN pipeline.listing_match_keyed k ON k.listing_id = f.id
- WHERE k.fingerprint IS DISTINCT FROM f.fingerprint;
+ WHERE (k.version, k.name, k.address1, k.city, k.state, k.zip, k.lat, k.lng, k.phone, k.website, k.merged)
+       IS DISTINCT FROM (%(version)s::text, f.name, f.address1, f.city, f.state, f.zip, f.lat, f.lng, f.phone,
+                         f.website, f.merged);
 
 -- name: forget
 DELETE FROM pipeline.listing_match_keys WHERE listing_id = ANY(%(ids)s);
@@ -25,7 +28,8 @@ SELECT listing_id, pipeline.place_key_hash(key) FROM new_keys ORDER BY 2;
 TRUNCATE new_keys;
 
 -- name: copy_keyed
-COPY pipeline.listing_match_keyed (listing_id, fingerprint, form) FROM STDIN;
+COPY pipeline.listing_match_keyed (listing_id, version, name, address1, city, zip, phone, state, website, lat, lng,
+                                   merged, form) FROM STDIN;
 
 -- name: candidates
 -- The listings (with an id above %(after)s, not merged) sharing a key with the records, through

@@ -245,20 +245,25 @@ UPDATE public.listings l SET listing_visible = false, listing_status = 'missing_
 
 -- name: key_new_listings
 -- The blocking keys and forms of the listings this batch created, from the staged rows that created
--- them (the stage's workers computed both), with the digest of the listing's fields as they are now:
--- the next lookup keys none of them again (listings/match_keys.py). Written in this transaction, so
--- that a listing and its keys appear together.
+-- them (the stage's workers computed both), with the fields they come from: the next lookup keys
+-- none of them again (listings/match_keys.py). A new listing's fields are its staged row's, its one
+-- contact that row's (a duplicate adds none). Written in this transaction, so that a listing and its
+-- keys appear together.
 INSERT INTO pipeline.listing_match_keys (listing_id, key)
 SELECT p.target_listing_id, pipeline.place_key_hash(k.key)
   FROM promo p JOIN staging.listings s ON s.id = p.id CROSS JOIN jsonb_array_elements_text(s.place_keys) k(key)
  WHERE p.l_action = 'insert' AND s.place_form IS NOT NULL
  ORDER BY 2;
-INSERT INTO pipeline.listing_match_keyed (listing_id, fingerprint, form)
-SELECT f.id, md5(%(key_version)s || '|' || f.fields), s.place_form
-  FROM promo p JOIN staging.listings s ON s.id = p.id
-  JOIN pipeline.listing_place_fields f ON f.id = p.target_listing_id
- WHERE p.l_action = 'insert' AND s.place_form IS NOT NULL
-    ON CONFLICT (listing_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, form = EXCLUDED.form;
+INSERT INTO pipeline.listing_match_keyed (listing_id, version, name, address1, city, state, zip, lat, lng, phone,
+                                          website, merged, form)
+SELECT p.target_listing_id, %(key_version)s, s.name, s.address1, s.city, s.state, s.zip, s.lat, s.lng,
+       i.international_phone, i.website_url, false, s.place_form
+  FROM promo p JOIN staging.listings s ON s.id = p.id JOIN staging.listing_info i ON i.id = p.id
+ WHERE p.l_action = 'insert' AND p.li_action = 'insert' AND s.place_form IS NOT NULL
+    ON CONFLICT (listing_id) DO UPDATE SET
+       version = EXCLUDED.version, name = EXCLUDED.name, address1 = EXCLUDED.address1, city = EXCLUDED.city,
+       state = EXCLUDED.state, zip = EXCLUDED.zip, lat = EXCLUDED.lat, lng = EXCLUDED.lng, phone = EXCLUDED.phone,
+       website = EXCLUDED.website, merged = EXCLUDED.merged, form = EXCLUDED.form;
 
 -- name: upsert_bridge
 -- Rows found through the bridge already have their mapping; everything else gets one: a plain INSERT
