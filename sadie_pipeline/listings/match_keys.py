@@ -27,7 +27,12 @@ _CHUNK = 20_000
 
 def refresh(conn: psycopg.Connection) -> int:
     """Keys every listing that needs it, on a connection of its own; the number keyed."""
-    with psycopg.connect(conn.info.dsn, password=conn.info.password, autocommit=True) as own:
+    return refresh_at(conn.info.dsn, conn.info.password)
+
+
+def refresh_at(dsn: str, password: str | None) -> int:
+    """refresh, given the database's address (a thread of its own may run it: it shares nothing)."""
+    with psycopg.connect(dsn, password=password, autocommit=True) as own:
         with own.transaction():
             own.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LockSpace.MATCH_KEYS,))
             tune(own)  # the check reads every listing: hash joins in memory, nothing compiled

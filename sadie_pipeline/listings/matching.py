@@ -15,9 +15,12 @@ from sadie_pipeline.listings import match_keys
 from sadie_pipeline.listings.queries import run, sql
 
 
-def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: int = 0) -> list[MatchRecord]:
-    """The listings (with an id above `after`) sharing a blocking key with the rows."""
-    match_keys.refresh(conn)
+def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: int = 0,
+                     keyed: bool = False) -> list[MatchRecord]:
+    """The listings (with an id above `after`) sharing a blocking key with the rows; their keys
+    brought up to date first, unless the caller did (keyed)."""
+    if not keyed:
+        match_keys.refresh(conn)
     found = conn.execute(sql("match_keys", "candidates"),
                          {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
     return [MatchRecord.stored(r) for r in found]

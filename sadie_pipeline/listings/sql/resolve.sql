@@ -53,6 +53,12 @@ SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, d.duplicate_of, NUL
  WHERE d.reused_from IS NULL;
 ANALYZE work;
 
+-- name: fuzzy_possible
+-- Whether a record of the job may need fuzzy candidates: there are listings, and records the stage
+-- did not stage thin (a thin row is placed by the previous import).
+SELECT EXISTS (SELECT FROM public.listings)
+   AND EXISTS (SELECT FROM staging.listings WHERE job_id = %(job)s AND row_kind <> 'thin');
+
 -- name: unmatched_rows
 -- In core.matching.MatchRecord's order. A row with its place form needs no text fields (100,000
 -- rows of them would take a hundred megabytes of the stage's memory): only a row staged by an
