@@ -103,6 +103,29 @@ def test_keys_written_by_a_promotion_are_current_until_a_keyed_field_changes(tmp
         assert match_keys.refresh(conn) == 4
 
 
+def test_a_stage_finds_a_listing_by_the_fields_it_was_edited_to(tmp_path, database, local_object_store, instance):
+    """A listing edited after it was keyed: the stage brings the keys up to date (on a thread of its
+    own, while it finds the exact matches) before it looks candidates up, and finds the listing by
+    its new address and phone, not its old ones."""
+    register(database, instance, "guide-a", CONFIG)
+    register(database, instance, "guide-b", CONFIG)
+    import_file(database, local_object_store, instance, "guide-a", write_csv(tmp_path / "a.csv", GUIDE_A[:2]))
+    with database.connect() as conn:
+        listing, location, contact = conn.execute(
+            "SELECT l.id, l.location_id, li.contact_info_id FROM public.listings l "
+            "JOIN public.listing_info li ON li.listing_id = l.id WHERE l.name = 'Arts Deli'").fetchone()
+        conn.execute("UPDATE public.locations SET address1 = '4600 Lankershim Blvd', city = 'North Hollywood' "
+                     "WHERE id = %s", (location,))
+        conn.execute("UPDATE public.contact_info SET international_phone = '+18187629999' WHERE id = %s", (contact,))
+    moved = {"Name": "Arts Delicatessen", "Address": "4600 Lankershim Blvd.", "City": "Los Angeles",
+             "Phone": "818-762-9999"}
+    import_file(database, local_object_store, instance, "guide-b", write_csv(tmp_path / "b.csv", [moved]))
+    with database.connect() as conn:
+        staged = conn.execute("SELECT s.target_listing_id, s.match_method FROM staging.listings s "
+                              "JOIN public.dmos d ON d.id = s.dmo_id WHERE d.slug = 'guide-b'").fetchone()
+    assert staged == (listing, "fuzzy")
+
+
 def test_the_keys_of_an_edited_listing_follow_it(database):
     with database.connect() as conn:
         location = conn.execute("INSERT INTO public.locations (address1, city) VALUES ('5 Water St', 'Souris') "
