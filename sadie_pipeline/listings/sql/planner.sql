@@ -14,6 +14,10 @@ SET LOCAL random_page_cost = 1.1;
 SET LOCAL temp_buffers = '128MB';
 -- the working tables are ANALYZEd for row counts and rough distributions: a small sample will do
 SET LOCAL default_statistics_target = 10;
+-- a promotion's new listing names go to the trigram index's pending list, which vacuum merges
+-- later, off the import's path (PostgreSQL's knob for bulk loads into a GIN index; with the
+-- default 4 MB, 90,000 names took 0.6 s, with 64 MB 0.36 s)
+SET LOCAL gin_pending_list_limit = '64MB';
 
 -- name: hash_joins
 -- For queries over whole jobs: their rows were written after the last statistics and nothing indexes
