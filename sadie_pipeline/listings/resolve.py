@@ -62,9 +62,10 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     if not rows:
         return
     auto = params["auto_match"]
+    candidates = []
     if keyed:
         keyed.result()  # the keys up to date, or the refresh's error raised here
-    candidates = fuzzy_candidates(conn, rows, keyed=True) if keyed else []
+        candidates = fuzzy_candidates(conn, rows, keyed=True)
     to_public = match_against(rows, candidates, review_threshold, auto) if candidates else []
     matched = {m.record_id for m in to_public}
     to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, auto)

@@ -86,12 +86,12 @@ SIMPLE_CONFIG = {
 }
 
 
-def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+def write_csv(path: Path, rows: list[dict[str, str]], columns: list[str] = SIMPLE_COLUMNS) -> Path:
     with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=SIMPLE_COLUMNS)
+        writer = csv.DictWriter(fh, fieldnames=columns)
         writer.writeheader()
         for row in rows:
-            writer.writerow({c: row.get(c, "") for c in SIMPLE_COLUMNS})
+            writer.writerow({c: row.get(c, "") for c in columns})
     return path
 
 

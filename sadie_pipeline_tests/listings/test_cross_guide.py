@@ -4,15 +4,13 @@ match keeps its explanation; the listings' blocking keys follow edits."""
 
 from __future__ import annotations
 
-import csv
-
 import pytest
 
 from sadie_pipeline.core.matching import MatchRecord
 from sadie_pipeline.listings import match_keys
 from sadie_pipeline.listings.matching import fuzzy_candidates
+from sadie_pipeline_tests.listings.helpers import SIMPLE_COLUMNS, import_file, register, write_csv
 from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
-from sadie_pipeline_tests.listings.helpers import import_file, register, write_csv
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
@@ -79,13 +77,9 @@ def test_keys_written_by_a_promotion_are_current_until_a_keyed_field_changes(tmp
     config = {"transform": {"map_fields": {**CONFIG["transform"]["map_fields"], "locations.lat": "Lat",
                                            "locations.lng": "Lng"}}}
     register(database, instance, "guide-c", config)
-    path = tmp_path / "c.csv"
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=["Name", "Address", "City", "Phone", "Description", "Website", "Lat", "Lng"])
-        writer.writeheader()
-        writer.writerow({**GUIDE_A[0], "Website": "https://www.spago.example.com/beverly-hills", "Lat": "34.0675",
-                         "Lng": "-118.3987650"})
-        writer.writerows({**row, "Lat": "", "Lng": "", "Website": ""} for row in GUIDE_A[1:])
+    rows = [{**GUIDE_A[0], "Website": "https://www.spago.example.com/beverly-hills", "Lat": "34.0675",
+             "Lng": "-118.3987650"}, *GUIDE_A[1:]]
+    path = write_csv(tmp_path / "c.csv", rows, [*SIMPLE_COLUMNS, "Lat", "Lng"])
     import_file(database, local_object_store, instance, "guide-c", path)
     with database.connect() as conn:
         assert match_keys.refresh(conn) == 0

@@ -260,10 +260,8 @@ SELECT p.target_listing_id, %(key_version)s, s.name, s.address1, s.city, s.state
        i.international_phone, i.website_url, false, s.place_form
   FROM promo p JOIN staging.listings s ON s.id = p.id JOIN staging.listing_info i ON i.id = p.id
  WHERE p.l_action = 'insert' AND p.li_action = 'insert' AND s.place_form IS NOT NULL
-    ON CONFLICT (listing_id) DO UPDATE SET
-       version = EXCLUDED.version, name = EXCLUDED.name, address1 = EXCLUDED.address1, city = EXCLUDED.city,
-       state = EXCLUDED.state, zip = EXCLUDED.zip, lat = EXCLUDED.lat, lng = EXCLUDED.lng, phone = EXCLUDED.phone,
-       website = EXCLUDED.website, merged = EXCLUDED.merged, form = EXCLUDED.form;
+    -- a row already there is checked by the next lookup like any other
+    ON CONFLICT (listing_id) DO NOTHING;
 
 -- name: upsert_bridge
 -- Rows found through the bridge already have their mapping; everything else gets one: a plain INSERT
