@@ -22,6 +22,8 @@ SET LOCAL gin_pending_list_limit = '64MB';
 -- name: hash_joins
 -- For queries over whole jobs: their rows were written after the last statistics and nothing indexes
 -- a staged row's rec_num, so as nested loops the joins would read a job's rows once per record.
+-- Such a query compares the DMO and the job with the parameters, never with another table's column:
+-- every row shares them, and a merge join on one compares each row with every other.
 SET LOCAL enable_nestloop = off;
 
 -- name: any_joins
