@@ -25,6 +25,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -36,6 +37,59 @@ SLUG = "bench-dmo"
 
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def busy_core_s() -> float | None:
+    """The machine's busy CPU seconds so far, over all cores (Linux's /proc/stat: all but idle and
+    I/O wait); None elsewhere."""
+    try:
+        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(ticks[:8]) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """Core-seconds a phase spends: by the run's process, by its ended children (the stage's
+    workers) and, on Linux, by the whole machine (PostgreSQL and the rest: the difference), sampled
+    every 0.1 s so that each asset's share of the cores can be read off (`between`)."""
+
+    def __init__(self):
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while True:
+            busy = busy_core_s()
+            if busy is not None:
+                self.samples.append((time.time(), busy))
+            if busy is None or self._stop.wait(0.1):
+                return
+
+    def __enter__(self) -> CpuMeter:
+        self._rusage = [resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        own, workers = ((u.ru_utime + u.ru_stime) - (b.ru_utime + b.ru_stime) for u, b in
+                        zip((resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)),
+                            self._rusage))
+        self.spent = {"own": round(own, 1), "workers": round(workers, 1)}
+        if len(self.samples) > 1:
+            (t0, b0), (t1, b1) = self.samples[0], self.samples[-1]
+            self.spent.update(busy=round(b1 - b0, 1), rest=round(b1 - b0 - own - workers, 1),
+                              use=round((b1 - b0) / ((t1 - t0) * (os.cpu_count() or 1)), 2))
+
+    def between(self, start: float, end: float) -> float | None:
+        """Cores busy on average between two time.time() instants (2.0: two cores throughout)."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return None
+        return round((inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0]), 2)
 
 
 # --- one phase, in a child process ------------------------------------------------------------
@@ -52,17 +106,23 @@ def run_phase(db_url: str, store_root: str, csv_path: str, key: str) -> dict:
     store.put_file(key, csv_path)
     with DagsterInstance.ephemeral() as instance:
         instance.add_dynamic_partitions("dmo", [SLUG])
-        started = time.perf_counter()
-        result = materialize(
-            listing_assets, partition_key=SLUG, instance=instance,
-            resources={"database": database, "object_store": store},
-            run_config={"ops": {"listing_raw_files": {"config": {"inbox_key": key}}},
-                        "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
-        )
-        wall = time.perf_counter() - started
-    assert result.success
-    steps = {e.step_key: round(e.event_specific_data.duration_ms / 1000, 2)
-             for e in result.all_events if e.event_type_value == "STEP_SUCCESS"}
+        with CpuMeter() as cpu:
+            started = time.perf_counter()
+            result = materialize(
+                listing_assets, partition_key=SLUG, instance=instance,
+                resources={"database": database, "object_store": store},
+                run_config={"ops": {"listing_raw_files": {"config": {"inbox_key": key}}},
+                            "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+            )
+            wall = time.perf_counter() - started
+        assert result.success
+        started_at = {e.step_key: e.timestamp for e in instance.all_logs(result.run_id)
+                      if e.dagster_event and e.dagster_event.event_type_value == "STEP_START"}
+        steps, cores = {}, {}
+        for e in instance.all_logs(result.run_id):
+            if e.dagster_event and e.dagster_event.event_type_value == "STEP_SUCCESS":
+                steps[e.step_key] = round(e.dagster_event.event_specific_data.duration_ms / 1000, 2)
+                cores[e.step_key] = cpu.between(started_at[e.step_key], e.timestamp)
     [stage] = result.asset_materializations_for_node("listing_stage")
     reused = stage.metadata["records_reused"].value
     [raw] = result.asset_materializations_for_node("listing_raw_files")
@@ -74,7 +134,7 @@ def run_phase(db_url: str, store_root: str, csv_path: str, key: str) -> dict:
     summary["raw"] = f"raw files derived from job {derived[0]}'s" if derived else "file parsed"
     workers_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"wall_s": wall, "peak_rss_mb": peak_rss_mb(), "workers_peak_rss_mb": workers_mb, "summary": summary,
-            "steps_s": steps}
+            "steps_s": steps, "steps_cores_busy": cores, "cpu": cpu.spent}
 
 
 def phase_in_child(name: str, db_url: str, store_root: str, csv_path: Path, n: int) -> dict:
@@ -90,7 +150,14 @@ def phase_in_child(name: str, db_url: str, store_root: str, csv_path: Path, n: i
           f" deleted {s['deleted']}, review {s['needing_review']}, errors {s['errors']};"
           f" {s['reused']} reused unchanged staging; {s['raw']}; stage workers' peak RSS {figures['workers_peak_rss_mb']:.1f} MB",
           flush=True)
-    print("                seconds per asset: " + ", ".join(f"{k} {v}" for k, v in figures["steps_s"].items()), flush=True)
+    cores = figures["steps_cores_busy"]
+    print("                seconds per asset (cores busy on average): " + ", ".join(
+        f"{k} {v}" + (f" ({cores[k]})" if cores.get(k) is not None else "") for k, v in figures["steps_s"].items()),
+        flush=True)
+    cpu = figures["cpu"]
+    busy = (f"{cpu['busy']} core-s busy on {os.cpu_count()} cores ({cpu['use']:.0%} of them): " if "busy" in cpu else "")
+    print(f"                CPU: {busy}the run {cpu['own']}, its workers {cpu['workers']}"
+          + (f", PostgreSQL and the rest {cpu['rest']}" if "rest" in cpu else ""), flush=True)
     return figures
 
 
@@ -254,6 +321,13 @@ def main() -> None:
     }
     print(f"first import is {metrics['speedup_vs_naive']}x the naive path and "
           f"{metrics['first_import_vs_copy_limit'] * 100:.1f} % of the COPY limit")
+    first_cpu = phases["first"]["cpu"]
+    if "busy" in first_cpu:
+        metrics["first_import_core_s"], metrics["first_import_cpu_use"] = first_cpu["busy"], first_cpu["use"]
+        # what 10 times the naive path leaves: its wall time on every core, were all busy throughout
+        tenfold = args.n / (10 * naive_rps)
+        print(f"10x the naive path is {tenfold:.1f} s: at most {tenfold * (os.cpu_count() or 1):.1f} core-s with every "
+              f"core busy throughout; the first import used {first_cpu['busy']} core-s in {phases['first']['wall_s']:.1f} s")
     print(json.dumps({"benchmark": "listings_ingest", "metrics": metrics}))
 
 
