@@ -248,6 +248,16 @@ def same_records_other_bytes(source: Path, out: Path) -> None:
         csv.writer(dst, quoting=csv.QUOTE_ALL).writerows(csv.reader(src))
 
 
+def cpu_budget(first: dict, tenfold_s: float, metrics: dict) -> None:
+    """The first import's CPU beside what ten times the naive path leaves: its wall time on every
+    core, were all busy throughout (into metrics: first_import_core_s, first_import_cpu_use)."""
+    cpu = first["cpu"]
+    if "busy" in cpu:
+        metrics["first_import_core_s"], metrics["first_import_cpu_use"] = cpu["busy"], cpu["use"]
+        print(f"10x the naive path is {tenfold_s:.1f} s: at most {tenfold_s * (os.cpu_count() or 1):.1f} core-s with "
+              f"every core busy throughout; the first import used {cpu['busy']} core-s in {first['wall_s']:.1f} s")
+
+
 # --- the whole benchmark ----------------------------------------------------------------------
 
 def main() -> None:
@@ -321,13 +331,7 @@ def main() -> None:
     }
     print(f"first import is {metrics['speedup_vs_naive']}x the naive path and "
           f"{metrics['first_import_vs_copy_limit'] * 100:.1f} % of the COPY limit")
-    first_cpu = phases["first"]["cpu"]
-    if "busy" in first_cpu:
-        metrics["first_import_core_s"], metrics["first_import_cpu_use"] = first_cpu["busy"], first_cpu["use"]
-        # what 10 times the naive path leaves: its wall time on every core, were all busy throughout
-        tenfold = args.n / (10 * naive_rps)
-        print(f"10x the naive path is {tenfold:.1f} s: at most {tenfold * (os.cpu_count() or 1):.1f} core-s with every "
-              f"core busy throughout; the first import used {first_cpu['busy']} core-s in {phases['first']['wall_s']:.1f} s")
+    cpu_budget(phases["first"], args.n / (10 * naive_rps), metrics)
     print(json.dumps({"benchmark": "listings_ingest", "metrics": metrics}))
 
 
