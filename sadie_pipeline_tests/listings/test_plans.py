@@ -17,10 +17,11 @@ from typing import Any
 import psycopg
 import pytest
 
+from sadie_pipeline.listings.review import approve, list_pending, reject
 from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline_tests.fixtures.postgres import admin_url, database_url
-from sadie_pipeline_tests.listings.helpers import import_file, register
+from sadie_pipeline_tests.listings.helpers import import_file, promote, register
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -100,12 +101,13 @@ def _rows_compared(plan: dict[str, Any]) -> int:
     return max(discarded, *(n.get("Actual Rows", 0) * n.get("Actual Loops", 1) for n in nodes))
 
 
-def test_no_statement_of_imports_re_imports_and_a_revision_compares_every_pair_of_a_jobs_rows(
+def test_no_statement_of_imports_reviews_and_promotions_compares_every_pair_of_a_jobs_rows(
         tmp_path, unanalysed_database, local_object_store, instance):
     """Every statement the stage's and the promotion's transactions run on the listings' tables,
     explained as it runs, through a first import (duplicates in it), the same file again, the same
-    records in other bytes, a revision (updates, deletions), the first file once more, and the
-    revision from another DMO (matched against the first DMO's listings)."""
+    records in other bytes, a revision (updates, deletions), the first file once more, the revision
+    from another DMO (matched against the first DMO's listings), and the review queue decided and
+    promoted."""
     database = _ExplainingDatabase(url=unanalysed_database)
     config = json.loads((BENCHMARKS / "listings_bench.config.json").read_text())
     register(database, instance, "dmo-plans", config)
@@ -122,7 +124,13 @@ def test_no_statement_of_imports_re_imports_and_a_revision_compares_every_pair_o
                        ("dmo-plans", first), ("other-dmo", revision)):  # another DMO's guide of the same places
         result, summary = import_file(database, local_object_store, instance, slug, path)
         assert result.success and summary["stage"] == "promoted", summary
-    assert len(_PLANS) > 100  # the stage's and the promotion's statements were explained
+    with database.connect() as conn:  # a reviewer decides the whole queue, and it is promoted
+        pending = [row["id"] for row in list_pending(conn)]
+        approve(conn, pending[::2])
+        reject(conn, pending[1::2])
+    assert promote(database, local_object_store, instance, "dmo-plans").success
+    assert promote(database, local_object_store, instance, "other-dmo").success
+    assert len(pending) > RECORDS // 20 and len(_PLANS) > 100  # the statements were explained
 
     worst, statement = max((_rows_compared(plan), text) for text, plan in _PLANS)
     # linear: a few rows per record (its keys, its opening hours); every pair would be RECORDS ** 2
