@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import json
 import sys
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,10 +17,9 @@ import psycopg
 import pytest
 
 from sadie_pipeline.listings.review import approve, list_pending, reject
-from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.resources.database import Database
-from sadie_pipeline_tests.fixtures.postgres import admin_url, database_url
 from sadie_pipeline_tests.listings.helpers import import_file, promote, register
+from sadie_pipeline_tests.listings.processes import scratch_database
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -39,21 +37,13 @@ _PLANS: list[tuple[str, dict[str, Any]]] = []  # (statement, its plan) as the te
 def unanalysed_database() -> Iterator[str]:
     """The URL of a database of the test's own whose tables the planner has no statistics of
     (autovacuum kept off them), as a server's are right after an import."""
-    name = f"sadie_plans_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin_url(), autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = database_url(admin_url(), name)
-    try:
-        upgrade(url)
+    with scratch_database() as url:
         with psycopg.connect(url) as conn:
             tables = conn.execute("""SELECT format('%I.%I', schemaname, tablename) FROM pg_tables
                                       WHERE schemaname IN ('public', 'pipeline', 'staging')""").fetchall()
             for (table,) in tables:
                 conn.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
         yield url
-    finally:
-        with psycopg.connect(admin_url(), autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class _ExplainingCursor(psycopg.Cursor):
