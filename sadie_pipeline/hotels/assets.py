@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import discovery, websites
-from sadie_pipeline.hotels.entities import resolve_region
+from sadie_pipeline.hotels.entities import RESOLVER_VERSION, resolve_region
 from sadie_pipeline.hotels.markets import market_cities
 from sadie_pipeline.metadata import markdown_table, path_list
 from sadie_pipeline.partitions import region_partitions
@@ -92,12 +92,14 @@ class EntitiesConfig(Config):
         return self
 
 
-@asset(**REGION_ASSET, deps=[hotel_discovery], kinds={"postgres"})
+@asset(**REGION_ASSET, deps=[hotel_discovery], kinds={"postgres"}, code_version=RESOLVER_VERSION)
 def hotel_entities(context: AssetExecutionContext, config: EntitiesConfig, database: Database) -> MaterializeResult:
     """One hotel per real place: source records resolved across sources by the place engine
     (core/places: place id, website, phone, location, name), merged at >= merge_threshold (0.8),
     pairs between review_threshold (0.5) and it queued for review with their explanation. People's
-    decisions on earlier pairs (`sadie hotel review approve|reject`) are applied first."""
+    decisions on earlier pairs (`sadie hotel review approve|reject`) are applied first. Every run
+    resolves all the region's records and stores the resolver version it did so with; a region of
+    another version is resolved again by resolver_release_sensor."""
     totals = {"records": 0, "entities": 0, "hotels_created": 0, "hotels_merged": 0, "hotels_split": 0,
               "review_pairs": 0, "decisions_applied": 0, "decisions_refused": 0, "pending_reviews": 0}
     rows = []

@@ -11,6 +11,7 @@ from sadie_pipeline.hotels.intake import build_discovery_schedule, dmo_promotion
 from sadie_pipeline.hotels.jobs import (
     attraction_proximity_job,
     hotel_discovery_job,
+    hotel_entities_job,
     hotel_leads_job,
     lead_export_job,
     lead_launch_job,
@@ -18,6 +19,7 @@ from sadie_pipeline.hotels.jobs import (
     reenrichment_job,
 )
 from sadie_pipeline.hotels.lead_assets import lead_assets, pipeline_health
+from sadie_pipeline.hotels.resolver_release import resolver_release_sensor
 from sadie_pipeline.hotels.schedules import build_schedules, schedule_timezone
 from sadie_pipeline.hotels.sensors import export_after_launch_sensor, slack_on_run_failure
 from sadie_pipeline.resource_defs import hotel_resources
@@ -32,10 +34,10 @@ def build_defs() -> Definitions:
         assets=with_automation([*hotel_assets, *enrichment_assets, *lead_assets, pipeline_health]),
         asset_checks=hotel_checks,
         jobs=[hotel_leads_job, lead_launch_job, lead_export_job, reenrichment_job, pipeline_health_job,
-              hotel_discovery_job, attraction_proximity_job],
+              hotel_discovery_job, hotel_entities_job, attraction_proximity_job],
         schedules=[*build_schedules(schedule_timezone()), build_discovery_schedule(schedule_timezone())],
         sensors=[export_after_launch_sensor, slack_on_run_failure, hotel_inbox_sensor, dmo_promotion_sensor,
-                 hotel_automation_sensor],
+                 hotel_automation_sensor, resolver_release_sensor],
         resources=hotel_resources(),
     )
 

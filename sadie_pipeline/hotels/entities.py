@@ -8,11 +8,18 @@ from typing import Any
 
 import psycopg
 
+from sadie_pipeline.code_versions import code_version
 from sadie_pipeline.core.entity_resolution import Resolution, SourceRecord, resolve
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import entity_reviews
 from sadie_pipeline.hotels.entity_reviews import Decisions
-from sadie_pipeline.hotels.queries import sql
+from sadie_pipeline.hotels.queries import SQL_DIR, sql
+
+# hotel_entities' code_version: this module's import closure (the place engine, people's decisions,
+# how entities become hotels) and its SQL. Each region stores the version it was resolved with; a
+# region resolved by another one is resolved again (resolver_release.py).
+RESOLVER_VERSION = code_version("sadie_pipeline.hotels.entities",
+                                data=[SQL_DIR / "entities.sql", SQL_DIR / "entity_reviews.sql"])
 
 # Which source's values a new hotel takes first (the others fill what it lacks).
 SOURCE_PRIORITY = {"serper": 3, "dmo": 2, "csv": 1}
@@ -58,6 +65,7 @@ def resolve_region(conn: psycopg.Connection, region: str, merge_threshold: float
         (rows[i][0], rows[j][0], score, resolution.explanations.get((i, j)))
         for i, j, score in resolution.review_pairs])
     result.pending_reviews = entity_reviews.pending_count(conn, region)
+    conn.execute(sql("entities", "resolved_with"), {"region": region, "version": RESOLVER_VERSION})
     return result
 
 

@@ -58,6 +58,13 @@ hotel_discovery_job = define_asset_job(
     tags=service_tags("serper"),
 )
 
+# After a release that changes the resolver (hotels/resolver_release.py): entities alone; the
+# automation carries what changed on.
+hotel_entities_job = define_asset_job(
+    "hotel_entities_job", selection=AssetSelection.assets("hotel_entities"), partitions_def=region_partitions,
+    description="Entity resolution of the selected regions again (a new resolver); automation does the rest.",
+)
+
 attraction_proximity_job = define_asset_job(
     "attraction_proximity_job", selection=AssetSelection.assets("attraction_proximity"),
     partitions_def=region_partitions,

@@ -1,27 +1,23 @@
 """The listings' blocking keys (pipeline.listing_match_keys), kept in step with the listings. A
-promotion keys the listings it creates from their staged rows (promote.sql, key_new_listings);
-before candidates are looked up, every other listing whose fields or whose engine code changed
-since it was keyed is keyed again here. The keys are derived data, so they are written here on a
+promotion keys the listings it creates from their staged rows (promote.sql, key_new_listings), under
+the key version of the job that staged them; before candidates are looked up, every other listing
+whose fields changed since it was keyed, or whose key version is not the running one, is keyed
+again here. The keys are derived data, so they are written here on a
 connection of their own in short transactions: a long stage never holds them, and a crash loses
 nothing that the next lookup does not compute again."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import orjson
 import psycopg
 
-from sadie_pipeline.core import places
 from sadie_pipeline.core.matching import MatchRecord, place_columns
 from sadie_pipeline.core.places import paused_gc
+from sadie_pipeline.listings import versions
 from sadie_pipeline.listings.locks import LockSpace
 from sadie_pipeline.listings.queries import run, sql, tune
-from sadie_pipeline.listings.versions import source_digest
 
-_PLACES = Path(places.__file__).parent
-# The code the keys come from: a change of it keys every listing again.
-KEY_VERSION = source_digest(*(_PLACES / f"{m}.py" for m in ("normal", "tables", "form", "index")))
+KEY_VERSION = versions.KEY_VERSION  # for readers at import (dmo_model.py); refresh reads versions' at each call
 _CHUNK = 20_000
 
 
@@ -36,15 +32,17 @@ def refresh_at(dsn: str, password: str | None) -> int:
         with own.transaction():
             own.execute("SELECT pg_advisory_xact_lock(%s::int, 0)", (LockSpace.MATCH_KEYS,))
             tune(own)  # the check reads every listing: hash joins in memory, nothing compiled
-            stale = own.execute(sql("match_keys", "stale"), {"version": KEY_VERSION}).fetchall()
+            # the code the keys come from (its import closure): a change of it keys every listing again
+            version = versions.KEY_VERSION
+            stale = own.execute(sql("match_keys", "stale"), {"version": version}).fetchall()
             if stale:
                 run(own, "match_keys", "key_table")
             for start in range(0, len(stale), _CHUNK):
-                _key(own, stale[start:start + _CHUNK])
+                _key(own, stale[start:start + _CHUNK], version)
     return len(stale)
 
 
-def _key(conn: psycopg.Connection, rows: list[tuple]) -> None:
+def _key(conn: psycopg.Connection, rows: list[tuple], version: str) -> None:
     """Each listing's keys and form, from its fields (stored beside them, stale compares them next
     time); a merged listing is no candidate: no keys."""
     run(conn, "match_keys", "forget", {"ids": [r[0] for r in rows]})
@@ -57,7 +55,7 @@ def _key(conn: psycopg.Connection, rows: list[tuple]) -> None:
         run(conn, "match_keys", "store_keys")
         with cur.copy(sql("match_keys", "copy_keyed")) as copy:
             for r, form, _ in columns:
-                copy.write_row((r[0], KEY_VERSION, *r[1:], orjson.dumps(form).decode()))
+                copy.write_row((r[0], version, *r[1:], orjson.dumps(form).decode()))
             for r in rows:
                 if r[10]:
-                    copy.write_row((r[0], KEY_VERSION, *r[1:], None))
+                    copy.write_row((r[0], version, *r[1:], None))

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.core.config import merge_policy_for
-from sadie_pipeline.listings import job_queue, match_keys, trusted
+from sadie_pipeline.listings import job_queue, trusted
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
 from sadie_pipeline.listings.matching import rematch_new_records
 from sadie_pipeline.listings.queries import run, sql, tune
@@ -152,7 +152,7 @@ def _apply(conn: psycopg.Connection, config: dict[str, Any], b: _Batch, params: 
     _when(conn, b.li_update or b.l_update, "update_listing_info", params)
     _when(conn, b.li_touch, "touch_unchanged_info", params)
     _when(conn, b.deletes, "soft_delete", params)
-    _when(conn, b.l_insert, "key_new_listings", {**params, "key_version": match_keys.KEY_VERSION})
+    _when(conn, b.l_insert, "key_new_listings", params)  # under the key version of the job that staged them
     if trusted_ok and (missing := sum(max(needed - written, 0) for needed, written in created)):
         raise psycopg.errors.ForeignKeyViolation(f"foreign key: {missing} promoted rows refer to a missing parent row")
     if b.bridged and config["promote"].get("update_bridge_table", True):

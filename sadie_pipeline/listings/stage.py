@@ -83,11 +83,14 @@ def _staged_before(db: Database, job_id: int) -> StageResult:
 
 def stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, holder: Holder,
               log: Callable[[str], None] = lambda m: None, workers: int | None = None) -> StageResult:
-    """Stages one job (its checkpointed files are not staged again); it fails with the error."""
+    """Stages one job (its checkpointed files are not staged again, unless another release staged
+    them); it fails with the error."""
     holder.acquire(LockSpace.JOB, job_id, f"job {job_id}", shared=True)
     try:
         with db.connect() as conn:
-            run(conn, "jobs", "start_stage", {"job": job_id, "transform_version": versions.TRANSFORM_VERSION})
+            _clear_other_release(conn, job_id, log)
+            run(conn, "jobs", "start_stage", {"job": job_id, "transform_version": versions.TRANSFORM_VERSION,
+                                              "key_version": versions.KEY_VERSION})
             run(conn, "stage", "clear_unfinished_files", {"job": job_id})
         return _stage_job(db, store, dmo, job_id, log, workers if workers is not None else min(2, os.cpu_count() or 1))
     except BaseException as exc:
@@ -97,6 +100,15 @@ def stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, holder: H
         raise
     finally:
         holder.release(LockSpace.JOB, job_id, shared=True)
+
+
+def _clear_other_release(conn: psycopg.Connection, job_id: int, log: Callable[[str], None]) -> None:
+    """A failed stage retried after a release starts again from raw: its checkpointed rows are the
+    earlier code's, and the job is about to be stamped with the running versions."""
+    [staged_by] = conn.execute(sql("jobs", "staged_by"), {"job": job_id}).fetchone()
+    if staged_by is not None and staged_by != versions.TRANSFORM_VERSION:
+        run(conn, "stage", "clear_other_release", {"job": job_id})
+        log(f"job {job_id} was staged in part by another release (transform {staged_by}): staging it from raw")
 
 
 def _stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, log: Callable[[str], None],

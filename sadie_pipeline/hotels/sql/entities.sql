@@ -19,3 +19,15 @@ VALUES (%(region)s, %(status)s, %(name)s, %(address)s, %(city)s, %(state)s, %(zi
         %(lat)s, %(lng)s, %(google_place_id)s, %(rating)s, %(review_count)s)
     ON CONFLICT (google_place_id) WHERE google_place_id IS NOT NULL DO UPDATE SET updated_at = now()
 RETURNING id;
+
+-- name: resolved_with
+-- The resolver version the region's hotels were resolved with now (resolver_release.py reads it).
+INSERT INTO sadie_gtm.hotel_region_resolutions (region, resolver_version, resolved_at)
+VALUES (%(region)s, %(version)s, now())
+    ON CONFLICT (region) DO UPDATE SET resolver_version = EXCLUDED.resolver_version, resolved_at = now();
+
+-- name: stale_regions
+-- The regions (of %(regions)s, the partitions) last resolved by another resolver than %(version)s.
+SELECT region FROM sadie_gtm.hotel_region_resolutions
+ WHERE resolver_version <> %(version)s AND region = ANY(%(regions)s)
+ ORDER BY region;

@@ -59,12 +59,17 @@ SELECT j.id FROM pipeline.jobs j
                              WHERE n.dmo_id = j.dmo_id AND n.id > j.id AND n.stage NOT IN ('import', 'imported'))))
  ORDER BY j.id;
 
+-- name: staged_by
+-- The transform version of the job's last stage (NULL: never staged).
+SELECT transform_version FROM pipeline.jobs WHERE id = %(job)s;
+
 -- name: start_stage
 -- %(listings_seen)s: the newest listing when the stage began; promotion matches the job's new
--- records again against the listings created since (other DMOs' promotions).
+-- records again against the listings created since (other DMOs' promotions). The versions are the
+-- running code's: every row the job keeps was staged by it (stage.sql, clear_other_release).
 UPDATE pipeline.jobs
    SET stage = 'stage', status = 'in_progress', error_summary = NULL, finished_at = NULL,
-       transform_version = %(transform_version)s,
+       transform_version = %(transform_version)s, key_version = %(key_version)s,
        listings_seen_upto = (SELECT coalesce(max(id), 0) FROM public.listings)
  WHERE id = %(job)s;
 

@@ -53,10 +53,11 @@ UPDATE staging.listings s
        ok_to_promote = m.certainty >= %(auto_match)s AND NOT m.second,
        review_reason = CASE WHEN m.certainty < %(auto_match)s OR m.second
                             THEN 'fuzzy match to listing ' || m.target || ' with certainty ' || m.certainty
+                                 || coalesce(' (' || m.reason || ')', '')
                                  || ' (created by another import while this one was staged)' END
   FROM unnest(%(ids)s::bigint[], %(targets)s::int[], %(certainties)s::numeric[], %(second)s::boolean[],
-              %(explanations)s::jsonb[])
-       AS m(id, target, certainty, second, explanation)
+              %(explanations)s::jsonb[], %(reasons)s::text[])
+       AS m(id, target, certainty, second, explanation, reason)
  WHERE s.id = m.id;
 
 -- name: take_batch
@@ -245,8 +246,9 @@ UPDATE public.listings l SET listing_visible = false, listing_status = 'missing_
 
 -- name: key_new_listings
 -- The blocking keys and forms of the listings this batch created, from the staged rows that created
--- them (the stage's workers computed both), with the fields they come from: the next lookup keys
--- none of them again (listings/match_keys.py). A new listing's fields are its staged row's, its one
+-- them (the stage's workers computed both), with the fields they come from and the key version of
+-- the job that staged them: the next lookup keys none of them again (listings/match_keys.py) unless
+-- a release came between the stage and now. A new listing's fields are its staged row's, its one
 -- contact that row's (a duplicate adds none). Written in this transaction, so that a listing and its
 -- keys appear together.
 INSERT INTO pipeline.listing_match_keys (listing_id, key)
@@ -256,9 +258,10 @@ SELECT p.target_listing_id, pipeline.place_key_hash(k.key)
  ORDER BY 2;
 INSERT INTO pipeline.listing_match_keyed (listing_id, version, name, address1, city, state, zip, lat, lng, phone,
                                           website, merged, form)
-SELECT p.target_listing_id, %(key_version)s, s.name, s.address1, s.city, s.state, s.zip, s.lat, s.lng,
+SELECT p.target_listing_id, j.key_version, s.name, s.address1, s.city, s.state, s.zip, s.lat, s.lng,
        i.international_phone, i.website_url, false, s.place_form
   FROM promo p JOIN staging.listings s ON s.id = p.id JOIN staging.listing_info i ON i.id = p.id
+  JOIN pipeline.jobs j ON j.id = p.job_id AND j.dmo_id = %(dmo)s
  WHERE p.l_action = 'insert' AND p.li_action = 'insert' AND s.place_form IS NOT NULL
     -- a row already there is checked by the next lookup like any other
     ON CONFLICT (listing_id) DO NOTHING;

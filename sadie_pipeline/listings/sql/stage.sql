@@ -1,6 +1,14 @@
 -- Staging a job's files: the records reused from earlier staged rows (thin rows, twins) and the
 -- checkpoints of a retried stage. Resolution (matching, actions, review) is in resolve.sql.
 
+-- name: clear_other_release
+-- A stage retried under another transform version than the one that began it (a release came
+-- between) starts again from raw: every row, error and checkpoint of the earlier code goes, those
+-- of finished files too (their listing_info rows with them: ON DELETE CASCADE).
+DELETE FROM staging.listings WHERE job_id = %(job)s;
+DELETE FROM pipeline.job_errors WHERE job_id = %(job)s AND stage = 'stage';
+DELETE FROM pipeline.job_files WHERE job_id = %(job)s AND stage = 'transformed';
+
 -- name: clear_unfinished_files
 -- A file's rows commit with its checkpoint (its transformed job_files row); the thin rows commit with
 -- the job's resolution. Rows of a file without checkpoint (staged by an earlier release) go first.
