@@ -30,10 +30,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sadie_pipeline.core.places import Place, PlaceIndex, Scored, paused_gc, score, score_pairs
+from sadie_pipeline.core.places import Identified, Place, PlaceIndex, Scored, paused_gc, score, score_pairs
+from sadie_pipeline.core.places.address import number_close
 from sadie_pipeline.core.places.index import MAX_BLOCK, groups
-from sadie_pipeline.core.places.normal import one_typo, website_parts
-from sadie_pipeline.core.places.score import FIELDS, LEVELS
+from sadie_pipeline.core.places.model import FIELDS, LEVELS
+from sadie_pipeline.core.places.normal import website_parts
+from sadie_pipeline.core.places.score import identified_certainty
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS
 
 __all__ = [
@@ -178,7 +180,7 @@ def _other_number(si: dict[str, str], sj: dict[str, str], typo: bool) -> bool:
     small, big = (si, sj) if len(si) <= len(sj) else (sj, si)
     for street, num in small.items():
         other = big.get(street)
-        if other is not None and other != num and not (typo and one_typo(other, num)):
+        if other is not None and other != num and not (typo and number_close(other, num)):
             return True
     return False
 
@@ -239,18 +241,22 @@ class _Resolver:
                     self._union(members[0], other, 1.0, -1, force=True)
         sc = self.scored
         both_ids = (np.asarray(self.place, dtype=object)[sc.i] != "") & (np.asarray(self.place, dtype=object)[sc.j] != "")
-        vetoed = (sc.veto != 0) | both_ids
-        merge = np.flatnonzero(sc.probability >= merge_threshold)
+        # a phone or website of the hotel's own, or its very address, with its name: one hotel
+        identified = (sc.identified == Identified.MATCH) & ~both_ids
+        value = np.where(identified, identified_certainty(sc.probability), sc.probability)
+        vetoed = ((sc.veto != 0) & ~identified) | both_ids | (sc.identified == Identified.APART)
+        merge = np.flatnonzero(value >= merge_threshold)
         # A vetoed pair is worth a person's look only when a phone or website says "same": a
         # strong match contradicted. Name and town alike in two states is just a common name.
         strong = (sc.levels[:, _PHONE] == 2) | (sc.levels[:, _WEBSITE] == 2) | both_ids
         for k in merge[vetoed[merge] & strong[merge]]:
-            self.review.append((float(sc.probability[k]), int(sc.i[k]), int(sc.j[k]), int(k)))
-        band = np.flatnonzero((sc.probability >= review_threshold) & (sc.probability < merge_threshold) & ~vetoed)
-        self.review.extend((float(sc.probability[k]), int(sc.i[k]), int(sc.j[k]), int(k)) for k in band)
+            self.review.append((float(value[k]), int(sc.i[k]), int(sc.j[k]), int(k)))
+        band = np.flatnonzero((value >= review_threshold) & (value < merge_threshold) & ~vetoed)
+        apart = np.flatnonzero((sc.identified == Identified.APART) & (value < merge_threshold))
+        self.review.extend((float(value[k]), int(sc.i[k]), int(sc.j[k]), int(k)) for k in (*band, *apart))
         good = merge[~vetoed[merge]]
-        for k in sorted(good, key=lambda k: (-sc.probability[k], sc.i[k], sc.j[k])):
-            self._union(int(sc.i[k]), int(sc.j[k]), float(sc.probability[k]), int(k))
+        for k in sorted(good, key=lambda k: (-value[k], sc.i[k], sc.j[k])):
+            self._union(int(sc.i[k]), int(sc.j[k]), float(value[k]), int(k))
         return self._result()
 
     def _review_pairs(self) -> tuple[list[tuple[int, int, float]], dict[tuple[int, int], dict]]:
@@ -309,8 +315,11 @@ def score_pair(a: SourceRecord, b: SourceRecord, *, max_distance_km: float = 5.0
     if (place[0] and place[0] == place[1]) or (idkey[0] and idkey[0] == idkey[1]):
         return PairScore(1.0, ("place_id",))
     index = PlaceIndex([_place(a), _place(b)])
-    scored = score_pairs(index, np.array([0]), np.array([1]), max_distance_km=max_distance_km, learn=False)
+    scored = score_pairs(index, np.array([0]), np.array([1]), max_distance_km=max_distance_km)
     why = scored.explain(0)
     signals = tuple(f for f, v in why.items() if isinstance(v, dict) and v["weight"] > 0)
     veto = why.get("veto") or ("place_id" if place[0] and place[1] else None)
-    return PairScore(float(scored.probability[0]), signals, veto, why)
+    value = float(scored.probability[0])
+    if scored.identified[0] == Identified.MATCH and not (place[0] and place[1]):
+        value = float(identified_certainty(scored.probability)[0])
+    return PairScore(value, signals, veto, why)

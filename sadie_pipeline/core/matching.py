@@ -1,9 +1,12 @@
 """Fuzzy matching of listings through the place engine (core.places): staged records against
 listings (match_against) and against each other (match_within).
 
-A record's certainty is the engine's match probability. A pair the engine vetoes never reaches
-auto_match: another state, too far apart or unrelated names make it no match at all; two house
-numbers on one street or another city label with nothing else in common leave it to a person.
+A record's certainty is the engine's match probability under the DMO's model, then the guards:
+an identifier with the name (a phone or website of the place's own, or its very address) makes
+it a match; a pair the engine vetoes never reaches auto_match: another state, too far apart or
+unrelated names make it no match at all; two house numbers on one street or another city label
+with nothing else in common leave it to a person. A record that shares an identifier with a
+listing and is not matched to one goes to a person (review_reason): no silent duplicate.
 Every match carries its explanation, the fields that agreed or differed and their weights."""
 
 from __future__ import annotations
@@ -14,9 +17,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from sadie_pipeline.core.places import Place, PlaceIndex, Scored, Veto, paused_gc, score, score_pairs
+from sadie_pipeline.core.places import (
+    Identified,
+    Model,
+    Place,
+    PlaceIndex,
+    Scored,
+    Shared,
+    Veto,
+    paused_gc,
+    score,
+    score_pairs,
+)
 from sadie_pipeline.core.places.form import PlaceForm, place_form
 from sadie_pipeline.core.places.index import nearby_cells, stored_keys
+from sadie_pipeline.core.places.score import SHARED_NAMES, identified_certainty
 
 
 class MatchRecord(NamedTuple):  # a tuple: built from query rows by the hundred thousand, cheaply
@@ -44,6 +59,9 @@ class Match:
     candidate_id: int
     certainty: float
     explanation: dict = field(default_factory=dict, compare=False)
+    # Set when the pair goes to a person whatever its certainty: the two share an identifier (a
+    # phone, a website, a name at one address) and are not merged (no silent duplicate).
+    review_reason: str | None = None
 
 
 def _place(r: MatchRecord) -> Place:
@@ -68,32 +86,40 @@ def place_columns(r: MatchRecord) -> tuple[list[str], list[str]]:
 
 # The DMO config's default auto-match threshold: a vetoed pair stays below it.
 AUTO_MATCH = 0.8
-
-
-def certainty(a: MatchRecord, b: MatchRecord, auto_match: float = AUTO_MATCH) -> float:
-    """The certainty of two records on their own (the engine's prior weights: no data to learn from)."""
-    scored = score_pairs(_index([a, b]), np.array([0]), np.array([1]), learn=False)
+def certainty(a: MatchRecord, b: MatchRecord, auto_match: float = AUTO_MATCH, model: Model | None = None) -> float:
+    """The certainty of two records on their own (the model's weights; the priors by default)."""
+    scored = score_pairs(_index([a, b]), np.array([0]), np.array([1]), model)
     return float(_certainties(scored, auto_match)[0])
 
 
 # Vetoes that say "two places" (another state, too far apart, unrelated names on one phone or
-# address): no match and nothing to review. The others (a house number one keystroke apart,
+# address): no match. The others (two house numbers on one street while a second field differs,
 # another city label) leave the pair to a person.
 _NO_MATCH = frozenset({Veto.STATE, Veto.DISTANCE, Veto.NAME})
 
 
 def _certainties(scored: Scored, auto_match: float) -> np.ndarray:
-    """Every pair's certainty: its probability, 0 under a no-match veto, below auto_match under another."""
-    p = np.where(scored.veto != 0, np.minimum(scored.probability, round(auto_match - 0.0001, 4)), scored.probability)
-    return np.where(np.isin(scored.veto, list(_NO_MATCH)), 0.0, p)
+    """Every pair's certainty: an identified pair's at least IDENTIFIED, one that an identifier
+    says stands apart below auto_match; otherwise its probability, 0 under a no-match veto, below
+    auto_match under another."""
+    below = round(auto_match - 0.0001, 4)
+    p = np.where(scored.veto != 0, np.minimum(scored.probability, below), scored.probability)
+    p = np.where(np.isin(scored.veto, list(_NO_MATCH)), 0.0, p)
+    p = np.where(scored.identified == Identified.MATCH, identified_certainty(scored.probability), p)
+    p = np.where(scored.identified == Identified.APART, np.minimum(scored.probability, below), p)
+    return np.minimum(p, FUZZY_MOST)
 
 
-def _best(scored: Scored, auto_match: float, min_certainty: float, side: np.ndarray, other: np.ndarray,
+# A fuzzy match is never as certain as an exact one (1): a record matched by its source id or
+# match hash ranks first among those landing on one listing.
+FUZZY_MOST = 0.9999
+
+
+def _best(scored: Scored, cert: np.ndarray, min_certainty: float, side: np.ndarray, other: np.ndarray,
           other_key: np.ndarray) -> dict[int, tuple[float, int, int]]:
     """For each record on `side`, its best pair (highest certainty, then lowest `other_key`)
     scoring at least min_certainty (and above 0: a no-match veto is never a match, even at a
     threshold of 0): record -> (certainty, other record, pair)."""
-    cert = _certainties(scored, auto_match)
     keep = np.flatnonzero((cert >= min_certainty) & (cert > 0))
     order = keep[np.lexsort((other_key[keep], -cert[keep], side[keep]))]
     best: dict[int, tuple[float, int, int]] = {}
@@ -102,29 +128,63 @@ def _best(scored: Scored, auto_match: float, min_certainty: float, side: np.ndar
     return best
 
 
+def _unseen(scored: Scored, cert: np.ndarray, side: np.ndarray, other_key: np.ndarray,
+            placed: dict) -> dict[int, tuple[float, int, int]]:
+    """Records `placed` lacks that share an identifier with a candidate, or that an identifier
+    puts apart from one: their best such pair, for a person to see."""
+    must = np.flatnonzero((scored.shared != 0) | (scored.identified == Identified.APART))
+    must = must[[int(side[k]) not in placed for k in must]] if len(must) else must
+    order = must[np.lexsort((other_key[must], -scored.probability[must], -cert[must], side[must]))]
+    seen: dict[int, tuple[float, int, int]] = {}
+    for k in order:
+        seen.setdefault(int(side[k]), (float(cert[k]), int(other_key[k]), int(k)))
+    return seen
+
+
+def review_reason(scored: Scored, k: int) -> str:
+    """Why a pair under the review threshold still goes to a person."""
+    if scored.identified[k] == Identified.APART:
+        return "the same name and " + ("phone" if scored.levels[k, 2] == 2 else "website") + " at another address"
+    flags = Shared(int(scored.shared[k]))
+    return "shares its " + " and ".join(name for flag, name in SHARED_NAMES.items() if flags & flag)
+
+
 def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchRecord], min_certainty: float,
-                  auto_match: float = AUTO_MATCH) -> list[Match]:
-    """Best candidate (then the lowest id) for each record scoring at least min_certainty."""
+                  auto_match: float = AUTO_MATCH, model: Model | None = None,
+                  evidence: list[np.ndarray] | None = None) -> list[Match]:
+    """Best candidate (then the lowest id) for each record scoring at least min_certainty; a
+    record without one that shares an identifier with a candidate gets its best such candidate
+    with a review_reason. `model`: the DMO's (the priors by default); `evidence` receives the
+    pairs' levels, for the DMO's next estimate."""
     candidates = list(candidates)
     if not records or not candidates:
         return []
     with paused_gc():
-        scored = score(_index([*records, *candidates]), split=len(records))
+        scored = score(_index([*records, *candidates]), model, split=len(records))
+    if evidence is not None:
+        evidence.append(scored.levels)
     # i < j: i is the record, j the candidate
     ids = np.array([c.id for c in candidates], dtype=np.int64)
     cand = ids[scored.j - len(records)] if len(scored) else ids[:0]
-    best = _best(scored, auto_match, min_certainty, scored.i, cand, cand)
-    return [Match(records[i].id, c, p, scored.explain(k)) for i, (p, c, k) in sorted(best.items())]
+    cert = _certainties(scored, auto_match)
+    best = _best(scored, cert, min_certainty, scored.i, cand, cand)
+    unseen = _unseen(scored, cert, scored.i, cand, best)
+    return sorted([Match(records[i].id, c, p, scored.explain(k)) for i, (p, c, k) in best.items()]
+                  + [Match(records[i].id, c, p, scored.explain(k), review_reason(scored, k))
+                     for i, (p, c, k) in unseen.items()], key=lambda m: m.record_id)
 
 
-def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_match: float = AUTO_MATCH) -> list[Match]:
+def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_match: float = AUTO_MATCH,
+                 model: Model | None = None, evidence: list[np.ndarray] | None = None) -> list[Match]:
     """Near duplicates inside one batch: each record against the records before it (its best
     one), so the first of a group stays primary and the later ones point at it."""
     if len(records) < 2:
         return []
     with paused_gc():
-        scored = score(_index(records))
-    best = _best(scored, auto_match, min_certainty, scored.j, scored.i, scored.i)  # later -> first
+        scored = score(_index(records), model)
+    if evidence is not None:
+        evidence.append(scored.levels)
+    best = _best(scored, _certainties(scored, auto_match), min_certainty, scored.j, scored.i, scored.i)
     primary: dict[int, int] = {}
     matches = []
     for later in sorted(best):

@@ -11,7 +11,7 @@ from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.matching import MatchRecord, lookup_keys, match_against
 from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
-from sadie_pipeline.listings import match_keys
+from sadie_pipeline.listings import dmo_model, match_keys
 from sadie_pipeline.listings.queries import run, sql
 
 
@@ -36,8 +36,9 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
         return
     stage = config["stage"]
     candidates = fuzzy_candidates(conn, rows, after)
-    matches = match_against(rows, candidates, stage["review_threshold"],
-                            stage["auto_match_threshold"]) if candidates else []
+    model = dmo_model.load(conn, params["dmo"])
+    matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                            model) if candidates else []
     # Two records of the DMO on one listing: the best keeps it, the others wait for a person.
     best = {}
     for m in sorted(matches, key=lambda m: (-m.certainty, m.record_id)):
@@ -47,4 +48,5 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
             "ids": [m.record_id for m in matches], "targets": [m.candidate_id for m in matches],
             "certainties": [m.certainty for m in matches], "auto_match": stage["auto_match_threshold"],
             "explanations": [Jsonb(m.explanation) for m in matches],
+            "reasons": [m.review_reason for m in matches],
             "second": [best[m.candidate_id] != m.record_id for m in matches]})

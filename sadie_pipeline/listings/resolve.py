@@ -13,7 +13,7 @@ import psycopg
 from sadie_pipeline.core.errors import first_line
 from sadie_pipeline.core.matching import MatchRecord, match_against, match_within
 from sadie_pipeline.core.places import paused_gc
-from sadie_pipeline.listings import match_keys
+from sadie_pipeline.listings import dmo_model, match_keys
 from sadie_pipeline.listings.matching import fuzzy_candidates
 from sadie_pipeline.listings.queries import run, sql
 from sadie_pipeline.listings.repository import Dmo
@@ -54,7 +54,8 @@ def _log_failure(refresh: Future) -> None:
 
 def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: float, keyed: Future | None) -> None:
     """Records no exact rule placed: fuzzy candidates among existing listings (keyed: the refresh of
-    their keys; None: there are none), then among each other."""
+    their keys; None: there are none), then among each other, judged by the DMO's model as it was
+    before this job; the job's candidate pairs then refine it (dmo_model)."""
     # streamed: the whole result held at once, besides its rows, would add 30 MB at 100,000 records;
     # the collector paused: 100,000 rows' tuples and no cycle, rescanned as they grow
     with paused_gc():
@@ -62,18 +63,19 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     if not rows:
         return
     auto = params["auto_match"]
+    model, evidence = dmo_model.load(conn, params["dmo"]), []
     candidates = []
     if keyed:
         keyed.result()  # the keys up to date, or the refresh's error raised here
         candidates = fuzzy_candidates(conn, rows, keyed=True)
-    to_public = match_against(rows, candidates, review_threshold, auto) if candidates else []
+    to_public = match_against(rows, candidates, review_threshold, auto, model, evidence) if candidates else []
     matched = {m.record_id for m in to_public}
-    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, auto)
+    to_batch = match_within([r for r in rows if r.id not in matched], review_threshold, auto, model, evidence)
+    dmo_model.learn(conn, params["dmo"], model, evidence)
     run(conn, "resolve", "fuzzy_table")
-    with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty, explanation) FROM STDIN") as copy:
+    with conn.cursor().copy("COPY fuzzy (id, target, dup, certainty, explanation, reason) FROM STDIN") as copy:
         for m in to_public:
-            copy.write_row((m.record_id, m.candidate_id, None, m.certainty, json.dumps(m.explanation)))
+            copy.write_row((m.record_id, m.candidate_id, None, m.certainty, json.dumps(m.explanation), m.review_reason))
         for m in to_batch:
-            copy.write_row((m.record_id, None, m.candidate_id, m.certainty, json.dumps(m.explanation)))
+            copy.write_row((m.record_id, None, m.candidate_id, m.certainty, json.dumps(m.explanation), None))
     run(conn, "resolve", "apply_fuzzy", params)
-

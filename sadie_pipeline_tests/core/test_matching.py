@@ -19,9 +19,15 @@ from sadie_pipeline.core.matching import (
     place_columns,
 )
 from sadie_pipeline.core.places.form import PlaceForm
-from sadie_pipeline.core.places.normal import address_parts, city_key, name_core, one_typo, state_key
+from sadie_pipeline.core.places.address import parse_street
+from sadie_pipeline.core.places.normal import city_key, name_core, one_typo, state_key
 
 CITY = "Charlottetown"
+
+
+def street(line: str) -> tuple[str, str, str]:
+    parsed = parse_street(line)
+    return parsed.number, parsed.name, parsed.type
 
 
 def rec(id: int, name: str | None, address: str | None, city: str | None = CITY, zip: str | None = None,
@@ -46,11 +52,11 @@ def test_name_core(name, city, expected):
 
 
 def test_addresses_cities_and_states_normalise():
-    assert address_parts("58 Great George St., Suite 4") == ("58", "great george")
-    assert address_parts("1 N Main Rd") == ("1", "main")
-    assert address_parts("100 First Ave") == address_parts("100 1st Avenue")
-    assert address_parts("924 Rue Saint-Jean") == ("924", "saint jean")
-    assert address_parts("9b4 rue St-Jean") == ("9b4", "saint jean")
+    assert street("58 Great George St., Suite 4") == ("58", "great george", "street")
+    assert street("1 N Main Rd") == ("1", "main", "road")
+    assert street("100 First Ave") == street("100 1st Avenue")
+    assert street("924 Rue Saint-Jean") == ("924", "saint jean", "rue")
+    assert street("9b4 rue St-Jean") == ("9b4", "saint jean", "rue")
     assert city_key("New York City") == city_key("NYC") == city_key("Manhattan") == "new york"
     assert city_key("St. Augustine") == city_key("Saint Augustine")
     assert state_key("Québec") == state_key("Quebec") == state_key("QC") == "QC"
@@ -79,12 +85,17 @@ def test_another_city_label_name_suffix_short_form_or_moved_article_still_match(
     assert set(lookup_keys([a])) & {k for _, k in listing_keys([b])}  # found as candidates
 
 
-def test_two_house_numbers_on_one_street_never_auto_match():
+def test_two_house_numbers_on_one_street_never_auto_match_unless_phone_and_name_identify_the_place():
     a = rec(1, "Water Street Fish", "40 Water St", phone="+19025550142")
-    b = rec(2, "Water Street Fish", "52 Water St", phone="+19025550142")
+    b = rec(2, "Water Street Fish", "52 Water St", phone="+19025550199")
     assert certainty(a, b) < 0.8
     assert all(m.certainty < 0.8 and m.explanation["veto"] == "house_number"
                for m in match_against([a], [b], 0.0, auto_match=0.8))
+    assert certainty(a, b._replace(phone=None)) < 0.8
+    # phone plus name is an identifier: the place was renumbered, or one guide mistyped it
+    same_phone = b._replace(phone="+19025550142")
+    [m] = match_against([a], [same_phone], 0.5, auto_match=0.8)
+    assert m.certainty >= 0.8 and m.explanation["identified"] == "one place"
 
 
 def test_a_house_number_one_keystroke_apart_matches_only_when_the_rest_agrees():

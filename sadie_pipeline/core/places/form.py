@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from sys import intern
 from typing import NamedTuple
 
+from sadie_pipeline.core.places.address import parse_street
 from sadie_pipeline.core.places.normal import (
-    address_parts,
     city_key,
     name_core,
     phone_key,
@@ -46,7 +46,8 @@ class PlaceForm(NamedTuple):
     core_short: str
     core_bare: str
     num: str
-    street: str
+    street: str  # the street's name without spaces: the blocking key's
+    street_form: str  # predir|name|type|postdir (address.Street), for the comparison
     phone: str
     domain: str  # registrable domain of the website
     site: str  # its property key ("" for a home page)
@@ -61,11 +62,11 @@ class PlaceForm(NamedTuple):
             return values
         if values is None or len(values) != len(cls._fields):
             return None
-        city, state, postal, full, core, fs, fb, cs, cb, num, street, phone, domain, site = values
+        city, state, postal, full, core, fs, fb, cs, cb, num, street, street_form, phone, domain, site = values
         if core == full:
             core, cs, cb = full, fs, fb
         return cls(intern(city), intern(state), intern(postal), full, core, fs, fb, cs, cb, num, intern(street),
-                   phone, intern(domain), site)
+                   intern(street_form), phone, intern(domain), site)
 
 
 def place_form(p: Place) -> PlaceForm:
@@ -75,10 +76,12 @@ def place_form(p: Place) -> PlaceForm:
     full_short, full_bare = short_form(full), bare_name(full)
     # most names do not hold their town's name: their core's forms are the full name's
     core_short, core_bare = (full_short, full_bare) if core == full else (short_form(core), bare_name(core))
-    num, street = address_parts(p.address)
+    street = parse_street(p.address)
+    # the note (cross streets, a mall's name) leaves the comparison; the record keeps its address
+    street_form = f"{street.predir}|{street.name}|{street.type}|{street.postdir}" if street.name else ""
     site = website_parts(p.website) or ("", "")
     return PlaceForm(city, state_key(p.state), zip_key(p.zip), full, core, full_short, full_bare, core_short,
-                     core_bare, num, street, phone_key(p.phone), *site)
+                     core_bare, street.number, street.key, street_form, phone_key(p.phone), *site)
 
 
 def bare_name(name: str) -> str:

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from sadie_pipeline.core.places.address import number_close, one_street
 from sadie_pipeline.core.places.form import Place, PlaceForm, name_words, place_form
-from sadie_pipeline.core.places.normal import one_typo
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS, TOLL_FREE
 
 #: More distinct records than one place plausibly has across sources.
@@ -54,7 +54,7 @@ class PlaceIndex:
         columns = [np.array(c, dtype=object) for c in zip(*forms)] if forms else \
             [np.zeros(0, dtype=object) for _ in PlaceForm._fields]
         (self.city, self.state, self.zip, full, self.core, full_short, full_bare, core_short, core_bare,
-         self.num, self.street, self.phone, domains, sites) = columns
+         self.num, self.street, self.street_form, self.phone, domains, sites) = columns
         self.full = full  # the town's name kept
         # each name also cut short ("arts deli") and bare (no generic words, no spaces)
         self.forms = {"full": (full, full_short, full_bare), "core": (self.core, core_short, core_bare)}
@@ -74,9 +74,26 @@ class PlaceIndex:
         if len(members) > self.max_block:
             return True
         need = min_locations or self.shared_min
-        cities = {self.city[i] for i in members if self.city[i]}
-        locations = {(self.city[i], self.num[i], self.street[i]) for i in members if self.num[i]}
-        return len(cities) >= need or len(locations) >= need
+        return self._places(members, need) >= need
+
+    def _places(self, members: list[int], enough: int) -> int:
+        """How many places the members stand at (counted up to `enough`): their addresses, a typo or
+        a directional apart being one, then the towns of those without an address. Not their towns'
+        labels alone: "Midtown" and "Atlanta" at one address are one place."""
+        seen: list[tuple[str, str]] = []
+        towns = set()
+        for i in members:
+            if not self.num[i] or not self.street_form[i]:
+                if self.city[i]:
+                    towns.add(self.city[i])
+                continue
+            here = (self.num[i], self.street_form[i])
+            # the very number: a brand's hotels stand at 1000, 1100 and 1200 International Dr
+            if not any(n == here[0] and one_street(f, here[1]) for n, f in seen):
+                seen.append(here)
+                if len(seen) >= enough:
+                    break
+        return len(seen) + len(towns - {self.city[i] for i in members if self.num[i] and self.street_form[i]})
 
     def _identifying_websites(self, domains: list[str], sites: list[str]) -> list[str]:
         """The domain, or for a brand's domain (built in, or seen at many locations) the
@@ -101,15 +118,32 @@ class PlaceIndex:
 
     def _chains(self) -> np.ndarray:
         """Names seen at two addresses of one town (or a postal code): agreeing on such a name
-        says little there. Across towns it does not matter: the location tells them apart."""
+        says little there. Across towns it does not matter: the location tells them apart. A chain
+        is many outlets of one brand, not one place written two ways: when a phone or website of
+        its own is found at both addresses, the name is one place's (moved, or its address
+        written otherwise)."""
         chain = np.zeros(self.n, dtype=bool)
         for keys in ([f"{c}|{n}" if c and n else "" for c, n in zip(self.city, self.core)],
                      [f"{z}|{n}" if z and n else "" for z, n in zip(self.zip, self.core)]):
             for members in groups(keys).values():
-                if len(members) > 1 and _two_addresses({(self.num[i], self.street[i]) for i in members if self.street[i]}):
+                if len(members) > 1 and _two_addresses(self._addresses(members)) and not self._one_place(members):
                     chain[members] = True
         self.stats["chain_records"] = int(chain.sum())
         return chain
+
+    def _addresses(self, members: Iterable[int]) -> set[tuple[str, str]]:
+        return {(self.num[i], self.street_form[i]) for i in members if self.street_form[i]}
+
+    def _one_place(self, members: list[int]) -> bool:
+        """Whether one phone or website of the members' own stands at two of their addresses."""
+        for column in (self.phone, self.web):
+            holders: dict[str, list[int]] = defaultdict(list)
+            for i in members:
+                if column[i]:
+                    holders[column[i]].append(i)
+            if any(len(h) > 1 and _two_addresses(self._addresses(h)) for h in holders.values()):
+                return True
+        return False
 
     # -- blocking ---------------------------------------------------------------------------------
 
@@ -121,24 +155,25 @@ class PlaceIndex:
 
     def rare_words(self, limit: int = 2) -> list[list[str]]:
         """Each record's `limit` name words least frequent in its state (then first alphabetically)."""
-        words = [name_words(c) for c in self.core]
-        mixed, located = self._word_hashes(words)
+        words = [name_words(c) for c in self.full]
+        mixed, located, _ = self._word_hashes(words)
         flat = [w for ws in words for w in ws]
         rare: list[list[str]] = [[] for _ in range(self.n)]
         for k in _rarest(mixed, located, limit).tolist():
             rare[located[k]].append(flat[k])
         return rare
 
-    def _word_hashes(self, names: Iterable[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    def _word_hashes(self, names: Iterable[list[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every record's name words (name_words: alphabetical; records in order) as the hashes of
-        word and state, with the record of each. _key_hashes passes a generator: the words are hashed
-        as they are made, not kept as 250,000 strings."""
+        word and state, with the record of each and the word's own hash. _key_hashes passes a
+        generator: the words are hashed as they are made, not kept as 250,000 strings."""
         hashes, counts = array("q"), array("q")
         for words in names:
             hashes.extend(map(hash, words))
             counts.append(len(words))
         located = np.repeat(np.arange(self.n), np.frombuffer(counts, dtype=np.int64))
-        return _mixed(4, [np.frombuffer(hashes, dtype=np.int64), _hashes(self.state)[located]]), located
+        words = np.frombuffer(hashes, dtype=np.int64)
+        return _mixed(4, [words, _hashes(self.state)[located]]), located, words
 
     def candidate_pairs(self, split: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(i, j) with i < j sharing a key in a block of at most max_block. With `split`, only
@@ -170,12 +205,18 @@ class PlaceIndex:
             hashes.append(_mixed(kind, [_hashes(c[present]) for c in columns]))
             records.append(present)
         word = [np.zeros(sum(map(len, hashes)), dtype=np.int8)]
-        mixed, located = self._word_hashes(name_words(c) for c in self.core)
+        mixed, located, words = self._word_hashes(name_words(c) for c in self.full)
         rare = _rarest(mixed, located, 2)
         hashes.append(mixed[rare])
-        located = located[rare]
+        located, words = located[rare], words[rare]
         records.append(located)
         word.append(np.ones(len(located), dtype=np.int8))
+        # the house number with a rare name word: a street written otherwise or mistyped, another
+        # town's label, still meet
+        numbered = np.flatnonzero(self.num[located] != "")
+        hashes.append(_mixed(5, [_hashes(self.num[located[numbered]]), words[numbered]]))
+        records.append(located[numbered])
+        word.append(np.zeros(len(numbered), dtype=np.int8))
         cells, located = self._cell_codes()
         word.append(np.zeros(len(cells), dtype=np.int8))
         return (np.concatenate([*hashes, cells]), np.concatenate([*records, located]).astype(np.int32),
@@ -242,14 +283,17 @@ def _rarest(mixed: np.ndarray, located: np.ndarray, limit: int) -> np.ndarray:
 
 def _two_addresses(places: set[tuple[str, str]]) -> bool:
     """Two really different full addresses: numbers on other streets, or numbers more than a
-    typo apart on one street. An address without a number places nothing."""
+    typo apart on one street (a street name a typo apart is one street). An address without a
+    number places nothing. `places`: (number, street form)."""
     places = sorted(p for p in places if p[0])
-    return any(s1 != s2 or not one_typo(n1, n2) for k, (n1, s1) in enumerate(places) for n2, s2 in places[k + 1:])
+    return any(not one_street(s1, s2) or not number_close(n1, n2)
+               for k, (n1, s1) in enumerate(places) for n2, s2 in places[k + 1:])
 
 
 def _keys(phone: str, websites: Iterable[str], num: str, street: str, city: str, core: str, state: str,
           words: Iterable[str], cells: Iterable[str]) -> list[str]:
     """The blocking keys of one place, as written for a lookup and for storage alike."""
+    words = list(words)
     keys = ["p:" + phone] if phone else []
     keys.extend("w:" + w for w in websites if w)
     if num and street:
@@ -257,6 +301,8 @@ def _keys(phone: str, websites: Iterable[str], num: str, street: str, city: str,
     if city and core:
         keys.append(f"c:{city}|{core}")
     keys.extend(f"n:{w}|{state}" for w in words)
+    if num:
+        keys.extend(f"h:{num}|{w}" for w in words)
     keys.extend(cells)
     return keys
 
@@ -269,7 +315,7 @@ def stored_keys(form: PlaceForm, lat: float | None, lng: float | None) -> list[s
     domain = form.domain if form.domain not in BRAND_DOMAINS else ""
     site = form.site if form.site != domain else ""
     return _keys(form.phone, (domain, site), form.num, form.street, form.city, form.core, form.state,
-                 name_words(form.core), stored_cell(*_coord(lat, lng)))
+                 name_words(form.full), stored_cell(*_coord(lat, lng)))
 
 
 def _cell(position: np.ndarray) -> np.ndarray:

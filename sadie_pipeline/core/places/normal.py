@@ -6,27 +6,29 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from enum import IntEnum
 from functools import lru_cache
 
 from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
 
 from sadie_pipeline.core.normalize import PhoneError, match_key, phone_to_e164, registrable_domain
 from sadie_pipeline.core.places.tables import (
     CITY_ALIASES,
-    DIRECTIONS,
+    DISTINCT_WORDS,
     NAME_ABBREVIATIONS,
     NAME_STOP,
-    ORDINALS,
     PARENT_BRANDS,
+    LODGING_WORDS,
     STATES,
-    STREET_ABBREVIATIONS,
-    STREET_TYPES,
-    UNIT_WORDS,
+    VENUE_WORDS,
 )
 
-_CITY_ABBREVIATIONS = {"st": "saint", "ste": "sainte", "ft": "fort", "mt": "mount", "pt": "port"}
-_HOUSE = re.compile(r"^(\d+[a-z]?|\d+-\d+)$")
-_TYPO_HOUSE = re.compile(r"^\d[0-9a-z]*\d$|^\d$")  # "9b4": a digit misread as a letter
+_CITY_ABBREVIATIONS = {"st": "saint", "ste": "sainte", "ft": "fort", "mt": "mount", "pt": "port", "n": "north",
+                       "s": "south", "e": "east", "w": "west"}
+# Letters NFKD does not take apart: "Sœur" is "Soeur", not "Sur".
+_LIGATURES = str.maketrans({"ß": "ss", "œ": "oe", "Œ": "Oe", "æ": "ae", "Æ": "Ae", "ø": "o", "Ø": "O", "ł": "l",
+                            "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "ı": "i"})
 _PARENS = re.compile(r"\([^)]*\)|\[[^]]*\]")
 _TRAILING_THE = re.compile(r",\s*(the|le|la|les|el|il)\s*$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}(?:[-_][a-z]{2})?$")
@@ -43,7 +45,7 @@ def fold(value: str | None) -> str:
     if not value:
         return ""
     if not value.isascii():
-        value = unicodedata.normalize("NFKD", value.replace("ß", "ss")).encode("ascii", "ignore").decode()
+        value = unicodedata.normalize("NFKD", value.translate(_LIGATURES)).encode("ascii", "ignore").decode()
     return match_key(value.replace("&", " and ").replace("'", "").replace("-", " "))
 
 
@@ -51,16 +53,28 @@ def fold(value: str | None) -> str:
 # hundreds of thousands of entries that are never asked for again.
 @lru_cache(maxsize=16384)
 def city_key(city: str | None) -> str:
+    """The town's key: abbreviations spelled out, aliases resolved, a state or country after a
+    comma dropped ("Savannah, GA", "London, UK")."""
+    if city and "," in city:
+        head, _, tail = city.rpartition(",")
+        if head.strip() and (fold(tail) in STATES or fold(tail) in _COUNTRIES or len(fold(tail)) == 2):
+            city = head
     key = " ".join(_CITY_ABBREVIATIONS.get(t, t) for t in fold(city).split())
     return CITY_ALIASES.get(key, key)
 
 
 @lru_cache(maxsize=4096)
 def state_key(state: str | None) -> str:
+    """A state or province as its code: "Ill.", "Illinois", "IL"; "P.Q.", "Qué.", "Québec", "QC"."""
     key = fold(state)
-    if len(key) == 2:
-        return key.upper()
-    return STATES.get(key, key.upper())
+    code = STATES.get(key) or STATES.get(key.replace(" ", ""))
+    if code:
+        return code
+    return key.upper()
+
+
+_COUNTRIES = frozenset({"uk", "usa", "us", "united states", "canada", "france", "spain", "germany", "england",
+                        "united kingdom", "espana", "deutschland", "mexico", "italy", "italia"})
 
 
 def zip_key(postal: str | None) -> str:
@@ -122,61 +136,91 @@ def lookalike_words(a: str, b: str) -> bool:
     return bool(left_a) and bool(left_b) and fuzz.ratio("".join(left_a), "".join(left_b)) >= 75
 
 
+class Venues(IntEnum):
+    """How two names differ in the kind of venue they name."""
+    SAME = 0  # no kind of venue on one side only
+    ONE_SIDED = 1  # one adds a kind ("Lee" / "Lee Restaurant"): its own qualifier, or a hotel's restaurant
+    TWO = 2  # two venues ("Ritz-Carlton Cafe" / "Restaurant Ritz-Carlton", "Crow Hotel" / "Crow Hotel Grill")
+
+
+def venues(a: str, b: str) -> Venues:
+    """Two names' kinds of venue: each a kind the other lacks, a hotel's name and a kind added to it,
+    or "<kind> at <the other>" ("The Bar at Martin" / "The Martin") are two venues of one building."""
+    wa, wb = a.split(), b.split()
+    sa, sb = set(wa), set(wb)
+    # a kind the other side has mistyped ("Mexican Girll") is no other kind
+    kinds_a = {w for w in (sa - sb) & VENUE_WORDS if not _lookalike(w, sb - sa)}
+    kinds_b = {w for w in (sb - sa) & VENUE_WORDS if not _lookalike(w, sa - sb)}
+    if kinds_a and kinds_b:
+        return Venues.TWO
+    if not kinds_a and not kinds_b:
+        return Venues.SAME
+    longer, shorter, kinds = (wa, sb, kinds_a) if kinds_a else (wb, sa, kinds_b)
+    if shorter & LODGING_WORDS:
+        return Venues.TWO
+    if "at" in longer:
+        at = longer.index("at")
+        if set(longer[:at]) & kinds and shorter <= set(longer[at + 1:]) | {"the"}:
+            return Venues.TWO
+    return Venues.ONE_SIDED
+
+
+def _lookalike(word: str, others: set[str]) -> bool:
+    """Whether one of `others` is `word` mistyped (one edit from four letters, two from seven)."""
+    return any(min(len(word), len(o)) >= 4 and OSA.distance(word, o, score_cutoff=2) <= (2 if len(word) >= 7 else 1)
+               for o in others)
+
+
+def contained(a: str, b: str) -> bool:
+    """Whether every word of the shorter name is in the longer, also mistyped ("The Kim Colelction" /
+    "Kim Collection, The Garden", "Carbone" / "Carbonne at the Schwartz House")."""
+    short, long = sorted((a.split(), b.split()), key=len)
+    pool = set(long)
+    if (pool - set(short)) & DISTINCT_WORDS:  # "Blue Heron Lodge North": another of the name's places
+        return False
+    return bool(short) and all(w in pool or _lookalike(w, pool) for w in short if w != "the")
+
+
+def unrelated(a: str, b: str) -> bool:
+    """Two names without a distinctive word in common, mistyped or not ("Hollow Rooster Food Hall" /
+    "Hungry Harvest Records"): two places that share a phone or a building, not one written twice."""
+    wa = {w for w in a.split() if len(w) >= 3 and w not in NAME_STOP}
+    wb = {w for w in b.split() if len(w) >= 3 and w not in NAME_STOP}
+    if wa & wb or any(_lookalike(w, wb) for w in wa):
+        return False
+    # a space moved or dropped ("BuonaBakeshop" / "Buona Bakery") leaves a long common run
+    return fuzz.partial_ratio(a.replace(" ", ""), b.replace(" ", "")) < 75
+
+
 def _parent_tail(toks: list[str], k: int) -> bool:
-    """"by Wyndham" says which group, not which hotel."""
-    return (toks[k] == "by" and k + 1 < len(toks) and toks[k + 1] in PARENT_BRANDS) or (
-        k > 0 and toks[k - 1] == "by" and toks[k] in PARENT_BRANDS)
+    """"by Wyndham" says which group, not which hotel (also mistyped: "by Hilto nLamar")."""
+    return (toks[k] == "by" and k + 1 < len(toks) and _parent(toks[k + 1])) or (
+        k > 0 and toks[k - 1] == "by" and _parent(toks[k]))
+
+
+def _parent(word: str) -> bool:
+    return word in PARENT_BRANDS or (len(word) >= 5 and any(OSA.distance(word, p, score_cutoff=1) <= 1
+                                                            for p in PARENT_BRANDS))
+
+
+def typo_close(a: str, b: str, distance: int) -> bool:
+    """Two names `distance` typing errors apart once their spaces are gone (letters swapped,
+    dropped, doubled or inserted, a space moved): close at one error from five letters, two from
+    nine. Not when a number differs ("Motel 6" / "Motel 8") or a word that tells places apart
+    ("Hampton Inn East" / "West")."""
+    length = min(len(a), len(b)) - max(a.count(" "), b.count(" "))
+    if distance > 2 or length < 5 or (distance == 2 and length < 9):
+        return False
+    digits_a, digits_b = [c for c in a if c.isdigit()], [c for c in b if c.isdigit()]
+    if digits_a and digits_b and digits_a != digits_b:  # a digit typed into a word is a typo ("Coffe3")
+        return False
+    wa, wb = set(a.split()), set(b.split())
+    return not ((wa - wb) & DISTINCT_WORDS or (wb - wa) & DISTINCT_WORDS)
 
 
 def short_form(core: str) -> str:
     """Each word cut to four letters: "arts delicatessen" and "arts deli" agree."""
     return " ".join(t[:4] for t in core.split())
-
-
-def address_parts(address: str | None) -> tuple[str, str]:
-    """(house number, street core) of the address's street line; "" when absent. The line is the
-    first comma part that starts with a number (a building's name may come first); the core drops
-    the street type, direction and unit ("#8", "Suite 4", "2nd Floor"), spells ordinals as digits."""
-    if not address:
-        return "", ""
-    raw = fold(_UNIT.sub(" ", _street_line(address))).split()
-    toks = [_SAINT if t == "st" and _saint(raw, k) else STREET_ABBREVIATIONS.get(t, t) for k, t in enumerate(raw)]
-    num = ""
-    if toks and (_HOUSE.match(toks[0]) or (_TYPO_HOUSE.match(toks[0]) and len(toks) > 1)):
-        num, toks = toks[0].lstrip("0") or "0", toks[1:]
-    elif len(toks) > 1 and _HOUSE.match(toks[-1]):  # "Oranienstrasse 197", "Carrer de Verdi, 92"
-        num, toks = toks[-1].lstrip("0") or "0", toks[:-1]
-    for k, t in enumerate(toks):
-        if t in UNIT_WORDS:
-            toks = toks[:k - 1] if k > 1 and toks[k - 1] in ORDINALS.values() else toks[:k]  # "2nd floor"
-            break
-    toks = [ORDINALS.get(t, t) for t in toks]
-    core = [t for t in toks if t not in STREET_TYPES and t not in DIRECTIONS and t not in _PARTICLES]
-    return num, " ".join(core or toks)
-
-
-_PARTICLES = frozenset("de del la le du des di da von of the".split())  # "Carrer de Verdi" is "C/ Verdi"
-_UNIT = re.compile(r"#\s*\w+")
-
-
-def _street_line(address: str) -> str:
-    parts = [p.strip() for p in address.split(",")]
-    if len(parts) > 1 and parts[0].isdigit():  # "263, Avenue Laurier"
-        return f"{parts[0]} {parts[1]}"
-    if len(parts) > 1 and parts[1].isdigit():  # "Carrer de Verdi, 92"
-        return f"{parts[0]} {parts[1]}"
-    return next((p for p in parts if p[:1].isdigit()), parts[0])
-
-
-_SAINT = "saint"
-_AFTER_STREET = frozenset("n s e w ne nw se sw".split()) | DIRECTIONS | UNIT_WORDS
-
-
-def _saint(toks: list[str], k: int) -> bool:
-    """"St" before a name is Saint ("St Jean", "St Clair Ave"); at the end, or before a direction
-    or a unit, it is Street."""
-    return 0 < k < len(toks) - 1 and toks[k + 1] not in _AFTER_STREET and not toks[k + 1].startswith("#") \
-        and not toks[k + 1].isdigit()
 
 
 def one_typo(a: str, b: str) -> bool:

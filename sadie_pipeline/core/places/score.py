@@ -1,138 +1,255 @@
-"""Fellegi-Sunter scoring of candidate pairs. Each field compares into a level (0 = a side is
-empty, which counts neither way); each level has m = P(level | same place) and u = P(level |
-different places). m, u and the share of true pairs are estimated from the candidate pairs by
-EM, as Splink does, starting from (and pulled towards, by pseudo-counts) the priors below, so a
-small batch keeps sensible weights. A pair's match weight is the sum of log2(m/u) over its
-fields; its probability follows from the weight and the estimated share of true pairs."""
+"""Comparing candidate pairs: each field into a level (model.LEVELS; 0 = a side is empty, no
+evidence), then the guards that stand above the weights (README.md, "Guard" and "Identifiers"):
+
+* vetoes, each on a field that really differs (a typo never is one): another state, too far
+  apart, unrelated names, two house numbers on one street while a second field differs too,
+  another city label with nothing that puts the two together;
+* identifiers: a phone or website of the place's own, or its very address, together with its
+  name (exact or close) says "one place" whatever the weights say, unless the two stand on two
+  streets or far apart: then a person decides;
+* what the pair shares (a phone, a website, a name at one address): a pair sharing one is never
+  left unseen (matching.py sends it to review when it is not merged)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from enum import IntEnum, IntFlag
+from typing import NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz
+from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
 
+from sadie_pipeline.core.places.address import number_close, same_street, street_form
 from sadie_pipeline.core.places.index import PlaceIndex
-from sadie_pipeline.core.places.normal import lookalike_words, one_typo
+from sadie_pipeline.core.places.model import FIELDS, LEVELS, Model
+from sadie_pipeline.core.places.normal import Venues, contained, lookalike_words, typo_close, unrelated, venues
 
-# field -> names of levels 1..k (0 is "a side is empty"), priors m and u for those levels.
-LEVELS: dict[str, tuple[str, ...]] = {
-    "name": ("different", "similar", "close", "same_chain", "same"),
-    # where the two are, from street and number, postal code, map point and city label, taken as
-    # one comparison: they say the same thing and would count it four times as four fields
-    "location": ("conflict", "other_city_label", "same_area", "same_address_typo", "same_address"),
-    "phone": ("different", "same"),
-    "website": ("different", "same"),
-}
-PRIOR_M = {
-    "name": (0.03, 0.09, 0.25, 0.03, 0.60), "location": (0.03, 0.07, 0.25, 0.03, 0.62),
-    "phone": (0.08, 0.92), "website": (0.10, 0.90),
-}
-PRIOR_U = {
-    "name": (0.79, 0.11, 0.05, 0.02, 0.03), "location": (0.45, 0.15, 0.35, 0.01, 0.04),
-    "phone": (0.985, 0.015), "website": (0.99, 0.01),
-}
-FIELDS = tuple(LEVELS)
-PRIOR_SHARE = 0.1  # of candidate pairs that are one place: a small batch decides on name alone rarely
-PSEUDO_PAIRS = 200.0  # how strongly the priors hold against the data
-EM_ROUNDS = 25
+_COL = {f: k for k, f in enumerate(FIELDS)}
+# name levels, location levels
+_DIFFERENT, _SIMILAR, _CLOSE, _CHAIN, _SAME = 1, 2, 3, 4, 5
+_CONFLICT, _OTHER_LABEL, _AREA, _ADDRESS_TYPO, _ADDRESS = 1, 2, 3, 4, 5
 
 
-class Veto:
+class Veto(IntEnum):
     NONE, STATE, DISTANCE, HOUSE_NUMBER, CITY, NAME = 0, 1, 2, 3, 4, 5
-    NAMES = ("", "state", "distance", "house_number", "city", "name")
 
 
-@dataclass
-class Model:
-    m: dict[str, np.ndarray]  # per field: level 0..k (level 0 = 1.0, no evidence)
-    u: dict[str, np.ndarray]
-    share: float
-
-    def weights(self, field: str) -> np.ndarray:
-        return np.log2(self.m[field] / self.u[field])
-
-    def prior_weight(self) -> float:
-        return float(np.log2(self.share / (1 - self.share)))
+VETO_NAMES = ("", "state", "distance", "house_number", "city", "name")
 
 
-def prior_model() -> Model:
-    return Model({f: np.array((1.0, *PRIOR_M[f])) for f in FIELDS},
-                 {f: np.array((1.0, *PRIOR_U[f])) for f in FIELDS}, PRIOR_SHARE)
+class Identified(IntEnum):
+    """An identifier with the name: one place (MATCH), or one place that two streets or a long
+    way part (APART: a move, or two outlets of one number; a person decides)."""
+    NONE, MATCH, APART = 0, 1, 2
 
 
-def compare(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, max_distance_km: float) -> tuple[np.ndarray, np.ndarray]:
-    """Levels (pairs x fields, int8) and the veto of every pair."""
+class Shared(IntFlag):
+    NONE = 0
+    PHONE = 1
+    WEBSITE = 2
+    ADDRESS = 4  # the name's core, house number and street
+
+
+# The least certainty of a pair an identifier decides: above any sensible auto-match threshold.
+IDENTIFIED = 0.99
+
+
+def identified_certainty(probability: np.ndarray) -> np.ndarray:
+    """An identified pair's certainty: at least IDENTIFIED, ordered by the weights above it (of
+    two identified candidates, the one more fields agree with is the better)."""
+    return np.round(IDENTIFIED + (1 - IDENTIFIED) * probability, 4)
+
+
+SHARED_NAMES = {Shared.PHONE: "phone", Shared.WEBSITE: "website", Shared.ADDRESS: "name and address"}
+
+
+class Comparison(NamedTuple):
+    levels: np.ndarray  # pairs x fields, int8
+    veto: np.ndarray  # Veto
+    identified: np.ndarray  # Identified
+    shared: np.ndarray  # Shared flags
+
+
+class _Parts(NamedTuple):
+    """The raw comparisons a pair's levels and guards are made of."""
+    name: np.ndarray
+    num: np.ndarray  # 0 unknown, 1 different, 2 one keystroke apart, 3 same
+    street: np.ndarray  # 0 unknown, 1 different, 2 a typo apart, 3 same
+    city: np.ndarray  # 0 unknown, 1 other label, 2 same
+    postal: np.ndarray  # 0, 1 other area, 2 same area, 3 same code
+    geo: np.ndarray  # 0 unknown, 1 > 2 km, 2 <= 2 km, 3 <= 300 m, 4 <= 50 m
+    km: np.ndarray
+    phone: np.ndarray
+    web: np.ndarray
+    state: np.ndarray  # True: both known and different
+
+
+def compare(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, max_distance_km: float) -> Comparison:
+    """Levels, vetoes, identifiers and shared identifiers of every pair."""
+    parts = _parts(ix, i, j)
     levels = np.zeros((len(i), len(FIELDS)), dtype=np.int8)
-    cols = {f: k for k, f in enumerate(FIELDS)}
-    levels[:, cols["name"]] = _name_levels(ix, i, j)
-    levels[:, cols["phone"]] = _equal_levels(ix.phone, i, j)
-    levels[:, cols["website"]] = _equal_levels(ix.web, i, j)
+    levels[:, _COL["name"]] = parts.name
+    levels[:, _COL["phone"]] = parts.phone
+    levels[:, _COL["website"]] = parts.web
+    town = (parts.city == 2) | (parts.postal == 3) | (parts.geo >= 3)
+    # a house number one keystroke apart is a typo when the name and the town agree (a name inside
+    # the other agrees when a phone or website of its own does too)
+    named = (parts.name >= _CLOSE) | ((parts.name == _SIMILAR) & (_strong(parts) == 2))
+    typo = (parts.num == 2) & named & town
+    location = _location(parts, typo)
+    levels[:, _COL["location"]] = location
+    name = levels[:, _COL["name"]]
+    _contained_names(ix, i, j, name, (location >= _ADDRESS_TYPO) | (parts.phone == 2) | (parts.web == 2))
+    name[(name == _CHAIN) & (location == _ADDRESS)] = _SAME  # a chain's outlet, once its address agrees
+    veto = _vetoes(parts, name, location, typo, max_distance_km)
+    identified = _identified(ix, i, j, parts, name, location, max_distance_km)
+    shared = _shared(ix, i, j, parts)
+    # unrelated names in two towns or states: a phone or website that one of them has wrong, not a
+    # place written twice; nor two names without a word in common (a food hall and its stalls)
+    far = np.isin(veto, (Veto.STATE, Veto.DISTANCE, Veto.CITY))
+    shared[(name == _DIFFERENT) & far] = 0
+    shared[far] &= ~np.int8(Shared.WEBSITE)  # one name's website in two towns: a group of two outlets
+    check = np.flatnonzero((shared != 0) & (name == _DIFFERENT))
+    shared[check] = [0 if unrelated(ix.full[i[k]], ix.full[j[k]]) else shared[k] for k in check.tolist()]
+    return Comparison(levels, veto, identified, shared)
+
+
+def _parts(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> _Parts:
     num, street = _address_levels(ix, i, j)
-    city, postal = _equal_levels(ix.city, i, j), _zip_levels(ix, i, j)
     km = _distance_km(ix, i, j)
-    geo = np.select([np.isnan(km), km <= 0.05, km <= 0.3, km <= 2.0], [0, 4, 3, 2], default=1)
-    levels[:, cols["location"]] = _location(num, street, city, postal, geo)
-    veto = np.zeros(len(i), dtype=np.int8)
+    geo = np.select([np.isnan(km), km <= 0.05, km <= 0.3, km <= 2.0], [0, 4, 3, 2], default=1).astype(np.int8)
     state_a, state_b = _take(ix.state, i), _take(ix.state, j)
-    veto[(state_a != "") & (state_b != "") & (state_a != state_b)] = Veto.STATE
-    veto[(veto == 0) & (km > max_distance_km)] = Veto.DISTANCE
-    strong = _strong(levels, cols)
-    name = levels[:, cols["name"]]
-    # a chain's name identifies the outlet once the address agrees
-    name[(name == 4) & (levels[:, cols["location"]] == 5)] = 5
-    veto[(veto == 0) & _house_veto(num, street, strong, name)] = Veto.HOUSE_NUMBER
-    # Another city label and nothing that puts the two together (postal code, map point, phone,
-    # website, or the very name at the very address): a name and a street repeat between towns.
-    together = (postal == 3) | (geo >= 3) | (strong == 2) | ((name == 5) & (levels[:, cols["location"]] == 5))
-    veto[(veto == 0) & (city == 1) & ~together] = Veto.CITY
-    # Two unrelated names on one phone or at one address are two places sharing it (a food hall,
-    # a hotel and its restaurant) or a new business: a person decides, whatever else agrees.
-    veto[(veto == 0) & (levels[:, cols["name"]] == 1)] = Veto.NAME
-    return levels, veto
+    return _Parts(_name_levels(ix, i, j), num, street, _equal_levels(ix.city, i, j), _zip_levels(ix, i, j), geo, km,
+                  _equal_levels(ix.phone, i, j), _equal_levels(ix.web, i, j),
+                  (state_a != "") & (state_b != "") & (state_a != state_b))
 
 
-def _location(num: np.ndarray, street: np.ndarray, city: np.ndarray, postal: np.ndarray, geo: np.ndarray) -> np.ndarray:
-    on_street = street >= 2
+def _location(p: _Parts, typo: np.ndarray) -> np.ndarray:
+    on_street = p.street >= 2
     # a postal code's first three characters span a region, not a town: no evidence either way
-    conflict = (on_street & (num == 1)) | (geo == 1) | ((postal == 1) & (city == 1)) | ((street == 1) & (num >= 1))
-    same_address = (on_street & (num == 3)) | (geo == 4)
-    area = (city == 2) | (postal == 3) | (geo >= 2)
-    return np.select([conflict, same_address, on_street & (num == 2), area, city == 1], [1, 5, 4, 3, 2], default=0)
+    conflict = ((on_street & (p.num == 1)) | (on_street & (p.num == 2) & ~typo) | (p.geo == 1)
+                | ((p.postal == 1) & (p.city == 1)) | ((p.street == 1) & (p.num >= 1)))
+    same_address = (on_street & (p.num == 3)) | (p.geo == 4)
+    area = (p.city == 2) | (p.postal == 3) | (p.geo >= 2)
+    return np.select([conflict, same_address, on_street & typo, area, p.city == 1],
+                     [_CONFLICT, _ADDRESS, _ADDRESS_TYPO, _AREA, _OTHER_LABEL], default=0).astype(np.int8)
 
 
-def _strong(levels: np.ndarray, cols: dict[str, int]) -> np.ndarray:
+def _strong(p: _Parts) -> np.ndarray:
     """2 when a phone or website agrees and none differs, 1 when one differs, else 0."""
-    phone, web = levels[:, cols["phone"]], levels[:, cols["website"]]
-    return np.where((phone == 1) | (web == 1), 1, np.where((phone == 2) | (web == 2), 2, 0))
+    return np.where((p.phone == 1) | (p.web == 1), 1, np.where((p.phone == 2) | (p.web == 2), 2, 0))
 
 
-def _take(values: list[str], idx: np.ndarray) -> np.ndarray:
+def _vetoes(p: _Parts, name: np.ndarray, location: np.ndarray, typo: np.ndarray, max_km: float) -> np.ndarray:
+    veto = np.zeros(len(name), dtype=np.int8)
+    veto[p.state] = Veto.STATE
+    veto[(veto == 0) & (p.km > max_km)] = Veto.DISTANCE
+    strong = _strong(p)
+    # Two numbers on one street are two places when a second field differs too: the name (not
+    # only a typo of it), or a phone or website. A typo of the number is no difference.
+    other_number = (p.street >= 2) & ((p.num == 1) | ((p.num == 2) & ~typo))
+    veto[(veto == 0) & other_number & ((name <= _SIMILAR) | (strong == 1))] = Veto.HOUSE_NUMBER
+    # Another city label and nothing that puts the two together (postal code, map point, phone,
+    # website, or the name at the very address): a name and a street repeat between towns.
+    together = (p.postal == 3) | (p.geo >= 3) | (strong == 2) | ((name >= _CLOSE) & (location == _ADDRESS))
+    veto[(veto == 0) & (p.city == 1) & ~together] = Veto.CITY
+    # Two unrelated names on one phone or at one address are two places sharing it (a food hall,
+    # a hotel and its restaurant) or a new business: never one by the weights.
+    veto[(veto == 0) & (name == _DIFFERENT)] = Veto.NAME
+    return veto
+
+
+def _identified(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts, name: np.ndarray, location: np.ndarray,
+                max_km: float) -> np.ndarray:
+    """A phone or website of the place's own with its name, or its name at its very address (the
+    same number on the same street: a number a typo apart is weighed, not taken), identifies it.
+    Apart: two numbers on two streets, another state, or far apart."""
+    named = name >= _CLOSE
+    by_contact = named & ((p.phone == 2) | (p.web == 2))
+    # a name inside the other ("Le Montrachet Bistro") at the very address, no phone or website
+    # saying otherwise: the place's own qualifier
+    # the very address in the same town: "120 Main St" of another town is another place
+    at_address = (location == _ADDRESS) & (p.num == 3) & (p.street >= 2) & (
+        (p.city != 1) | (p.postal == 3) | (p.geo >= 3))
+    inside = np.zeros(len(name), dtype=bool)
+    check = np.flatnonzero((name == _SIMILAR) & (_strong(p) == 0) & at_address)
+    inside[check] = [contained(ix.core[i[k]], ix.core[j[k]]) for k in check.tolist()]
+    by_address = (named | inside) & at_address
+    two_streets = (p.street == 1) & (p.num == 1)  # the same number on another street is a typo of it
+    far = p.state | (p.km > max_km) | (p.geo == 1) | ((p.postal == 1) & (p.city == 1))
+    apart = two_streets | far
+    out = np.zeros(len(name), dtype=np.int8)
+    out[(by_contact | by_address) & ~apart] = Identified.MATCH
+    # a phone is one place's; a website with one name in two towns is a small group's outlets, in
+    # one town a move or a second outlet: a person decides
+    out[named & (((p.phone == 2) & apart) | ((p.web == 2) & two_streets & ~far))] = Identified.APART
+    return out
+
+
+def _shared(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts) -> np.ndarray:
+    shared = np.where(p.phone == 2, Shared.PHONE, 0) | np.where(p.web == 2, Shared.WEBSITE, 0)
+    core_a, core_b = _take(ix.core, i), _take(ix.core, j)
+    same_core = (core_a == core_b) & (core_a != "")
+    return (shared | np.where(same_core & (p.num == 3) & (p.street >= 2), Shared.ADDRESS, 0)).astype(np.int8)
+
+
+def _take(values, idx: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=object)[idx]
 
 
-def _equal_levels(values: list[str], i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def _equal_levels(values, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     a, b = _take(values, i), _take(values, j)
-    return np.where((a == "") | (b == ""), 0, np.where(a == b, 2, 1))
+    return np.where((a == "") | (b == ""), 0, np.where(a == b, 2, 1)).astype(np.int8)
 
 
 def _name_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """In one town the names are compared without the town's name ("Seabreeze Inn Orlando" is
     "Seabreeze Inn" there); across towns with it ("Hampton Inn Orlando" is not "Hampton Inn Tampa").
-    A distinctive word on one side only ("East", "Airport", "Plus") keeps two names apart."""
+    A distinctive word on one side only ("East", "Airport", "Plus") keeps two names apart; one or
+    two typing errors do not ("SuitesA bbott Juntcion"); two venues of one building make two
+    names different ("Ritz-Carlton Cafe" / "Restaurant Ritz-Carlton"), and a kind of venue on one
+    side only ("Lee" / "Lee Restaurant") at most similar."""
     same_city = (_take(ix.city, i) == _take(ix.city, j)) & (_take(ix.city, i) != "")
     # each pair's names in the form its towns call for, so that each pair is compared once
     forms = [(np.where(same_city, _take(c, i), _take(f, i)), np.where(same_city, _take(c, j), _take(f, j)))
              for c, f in zip(ix.forms["core"], ix.forms["full"])]
     close, inside, same, bare = _similarities(forms)
     names = forms[0]
-    level = np.select([same, bare | (close >= 88), (close >= 75) | (inside >= 100)], [5, 3, 2], default=1)
-    check = np.flatnonzero(level == 3)
-    level[check] = [3 if lookalike_words(names[0][k], names[1][k]) else 2 for k in check]
-    level[(level == 5) & ix.chain[i] & ix.chain[j]] = 4
+    level = np.select([same, bare | (close >= 88), (close >= 75) | (inside >= 100)], [_SAME, _CLOSE, _SIMILAR],
+                      default=_DIFFERENT)
+    check = np.flatnonzero(level == _CLOSE)
+    level[check] = [_CLOSE if lookalike_words(names[0][k], names[1][k]) else _SIMILAR for k in check]
+    typos = np.flatnonzero(level <= _SIMILAR)
+    if len(typos):
+        apart = cpdist([names[0][k].replace(" ", "") for k in typos], [names[1][k].replace(" ", "") for k in typos],
+                       scorer=OSA.distance, workers=-1)
+        level[typos] = [_CLOSE if typo_close(names[0][k], names[1][k], int(d)) else level[k]
+                        for k, d in zip(typos.tolist(), apart.tolist())]
+    kinds = np.flatnonzero((level == _SIMILAR) | (level == _CLOSE))
+    level[kinds] = [_venue_level(level[k], venues(names[0][k], names[1][k])) for k in kinds.tolist()]
+    level[(level == _SAME) & ix.chain[i] & ix.chain[j]] = _CHAIN
     a, b = _take(ix.core, i), _take(ix.core, j)
-    return np.where((a == "") | (b == ""), 0, level)
+    return np.where((a == "") | (b == ""), 0, level).astype(np.int8)
+
+
+def _contained_names(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, name: np.ndarray, placed: np.ndarray) -> None:
+    """Names found different that are one inside the other but for typos ("The Kim Colelction" /
+    "Kim Collection, The Garden"), at one address or on one phone: similar, for the weights to
+    weigh. Only there: elsewhere such names are common words in two places' names."""
+    check = np.flatnonzero((name == _DIFFERENT) & placed)
+    for k in check.tolist():
+        a, b = ix.core[i[k]], ix.core[j[k]]
+        if contained(a, b) and venues(a, b) != Venues.TWO:
+            name[k] = _SIMILAR
+
+
+def _venue_level(level: int, kinds: Venues) -> int:
+    """A name that adds a kind of venue is at most similar (its own qualifier, or a hotel's
+    restaurant: the other fields decide); two venues are two names."""
+    if kinds == Venues.TWO:
+        return _DIFFERENT
+    return min(level, _SIMILAR) if kinds == Venues.ONE_SIDED else level
 
 
 def _similarities(forms: list[tuple[np.ndarray, np.ndarray]]):
@@ -148,14 +265,18 @@ def _similarities(forms: list[tuple[np.ndarray, np.ndarray]]):
 
 
 def _address_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    sa, sb = _take(ix.street, i), _take(ix.street, j)
-    ratio = cpdist(list(sa), list(sb), scorer=fuzz.ratio, workers=-1)
-    street = np.where((sa == "") | (sb == ""), 0, np.where(sa == sb, 3, np.where(ratio >= 85, 2, 1)))
+    """(number, street) levels: a street's name compared without its notes, a type or directional
+    on one side only, spacing and one or two typos (address.same_street); a number one keystroke
+    off or with a suffix ("293b" / "293") is close on one street."""
+    sa, sb = _take(ix.street_form, i), _take(ix.street_form, j)
+    street = np.where((sa == "") | (sb == ""), 0, np.where(sa == sb, 3, 1)).astype(np.int8)
+    differ = np.flatnonzero(street == 1)
+    street[differ] = [same_street(street_form(sa[k]), street_form(sb[k])) for k in differ.tolist()]
     na, nb = _take(ix.num, i), _take(ix.num, j)
-    num = np.where((na == "") | (nb == ""), 0, np.where(na == nb, 3, 1))
+    num = np.where((na == "") | (nb == ""), 0, np.where(na == nb, 3, 1)).astype(np.int8)
     # a typo only matters on one street (elsewhere the location conflicts anyway)
     differ = np.flatnonzero((num == 1) & (street >= 2))
-    num[differ] = [2 if one_typo(na[k], nb[k]) else 1 for k in differ]
+    num[differ] = [2 if number_close(na[k], nb[k]) else 1 for k in differ.tolist()]
     return num, street
 
 
@@ -163,7 +284,7 @@ def _zip_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     a, b = _take(ix.zip, i), _take(ix.zip, j)
     area_a = np.array([z[:3] for z in a], dtype=object)
     area_b = np.array([z[:3] for z in b], dtype=object)
-    return np.where((a == "") | (b == ""), 0, np.where(a == b, 3, np.where(area_a == area_b, 2, 1)))
+    return np.where((a == "") | (b == ""), 0, np.where(a == b, 3, np.where(area_a == area_b, 2, 1))).astype(np.int8)
 
 
 def _distance_km(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -173,73 +294,20 @@ def _distance_km(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return np.hypot(dx, dy)
 
 
-def _house_veto(num: np.ndarray, street: np.ndarray, strong: np.ndarray, name: np.ndarray) -> np.ndarray:
-    """Two numbers on one street are two places, unless they are one keystroke apart ("924" /
-    "9b4", "12374" / "12375") and everything else agrees: the name, and a phone or website with
-    none differing. Neighbours differ in name or phone."""
-    typo_ok = (num == 2) & (name >= 3) & (strong == 2)
-    return (street >= 2) & (num >= 1) & (num <= 2) & ~typo_ok
-
-
-def estimate(levels: np.ndarray, start: Model | None = None) -> Model:
-    """EM on the candidate pairs' levels, pulled towards the priors by PSEUDO_PAIRS."""
-    model = start or prior_model()
-    prior = prior_model()
-    if len(levels) == 0:
-        return model
-    for _ in range(EM_ROUNDS):
-        w = posterior(levels, model)
-        m, u = {}, {}
-        for k, f in enumerate(FIELDS):
-            match, other = _weighted_counts(levels[:, k], w, len(prior.m[f]))
-            m[f], u[f] = _reestimate(match, prior.m[f]), _reestimate(other, prior.u[f])
-        share = (w.sum() + PSEUDO_PAIRS * PRIOR_SHARE) / (len(w) + PSEUDO_PAIRS)
-        model = Model(m, u, float(min(max(share, 1e-4), 0.9)))
-        del w  # before the next round's: two of them at once are the peak of memory
-    return model
-
-
-def _weighted_counts(level: np.ndarray, w: np.ndarray, n_levels: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per level 1..: the sum of w (as one place) and of 1 - w (as two) over its pairs. Level by
-    level, not np.bincount, which would copy the int8 levels to int64 (8 MB a million pairs)."""
-    match, pairs = np.zeros(n_levels - 1), np.zeros(n_levels - 1)
-    for value in range(1, n_levels):
-        at = level == value
-        match[value - 1], pairs[value - 1] = np.add.reduce(w, where=at), np.count_nonzero(at)
-    return match, pairs - match
-
-
-def _reestimate(counts: np.ndarray, prior: np.ndarray) -> np.ndarray:
-    probs = (counts + PSEUDO_PAIRS * prior[1:]) / (counts.sum() + PSEUDO_PAIRS)
-    return np.concatenate(([1.0], np.maximum(probs, 1e-6)))
-
-
-def match_weight(levels: np.ndarray, model: Model) -> np.ndarray:
-    total = np.full(len(levels), model.prior_weight())
-    for k, f in enumerate(FIELDS):
-        total += model.weights(f)[levels[:, k]]
-    return total
-
-
-def posterior(levels: np.ndarray, model: Model) -> np.ndarray:
-    # 1 / (1 + 2^-weight), in place: a million pairs' temporaries would take 8 MB each
-    p = match_weight(levels, model)
-    np.clip(p, -60, 60, out=p)
-    np.negative(p, out=p)
-    np.exp2(p, out=p)
-    p += 1.0
-    return np.reciprocal(p, out=p)
-
-
-def explain(levels_row: np.ndarray, model: Model, veto: int = 0) -> dict[str, object]:
-    """The fields a pair was compared on: their level and match weight (bits)."""
+def explain(levels_row: np.ndarray, model: Model, veto: int = 0, identified: int = 0, shared: int = 0) -> dict:
+    """The fields a pair was compared on: their level and match weight (bits); its veto, the
+    identifier that decided it and what it shares."""
     out: dict[str, object] = {}
     for k, f in enumerate(FIELDS):
         level = int(levels_row[k])
         if level:
             out[f] = {"level": LEVELS[f][level - 1], "weight": round(float(model.weights(f)[level]), 2)}
     if veto:
-        out["veto"] = Veto.NAMES[veto]
+        out["veto"] = VETO_NAMES[veto]
+    if identified:
+        out["identified"] = "one place" if identified == Identified.MATCH else "apart"
+    if shared:
+        out["shared"] = [name for flag, name in SHARED_NAMES.items() if shared & flag]
     return out
 
 
@@ -248,5 +316,9 @@ def describe(explanation: dict | None) -> str:
     if not explanation:
         return ""
     parts = [f"{f} {v['level']} {v['weight']:+.1f}" for f, v in explanation.items() if isinstance(v, dict)]
-    veto = explanation.get("veto")
-    return ", ".join(parts) + (f"; veto {veto}" if veto else "")
+    tail = [f"veto {explanation['veto']}"] if explanation.get("veto") else []
+    if explanation.get("identified"):
+        tail.append(f"identified ({explanation['identified']})")
+    if explanation.get("shared"):
+        tail.append("shares " + ", ".join(explanation["shared"]))
+    return ", ".join(parts) + ("; " + "; ".join(tail) if tail else "")

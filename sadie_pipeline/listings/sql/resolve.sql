@@ -29,7 +29,7 @@ WITH dups AS (
               FROM staging.listings s WHERE s.job_id = %(job)s) r)
 SELECT d.id, d.rec_num, d.dmo_id, NULL::text AS l_hash, NULL::text AS location_hash, d.duplicate_of,
        d.reused_from, coalesce(d.duplicate_method, 'source_id') AS match_method,
-       1::numeric(5, 4) AS certainty_score,
+       1::numeric(5, 4) AS certainty_score, NULL::text AS fuzzy_reason,
        CASE WHEN d.duplicate_of IS NULL THEN d.target_listing_id END AS target_listing_id,
        CASE WHEN d.duplicate_of IS NULL THEN d.target_listing_info_id END AS target_listing_info_id
   FROM dups d
@@ -40,6 +40,7 @@ SELECT d.id, d.rec_num, d.dmo_id, d.l_hash, d.location_hash, d.duplicate_of, NUL
             WHEN bl.target_id IS NOT NULL THEN 'source_id'
             WHEN h.id IS NOT NULL THEN 'match_hash' END,
        CASE WHEN d.duplicate_of IS NOT NULL OR bl.target_id IS NOT NULL OR h.id IS NOT NULL THEN 1 END::numeric(5, 4),
+       NULL,
        CASE WHEN d.duplicate_of IS NULL THEN coalesce(d.target_listing_id, bl.target_id, h.id) END,
        CASE WHEN d.duplicate_of IS NULL THEN coalesce(d.target_listing_info_id, bli.target_id) END
   FROM dups d
@@ -72,13 +73,15 @@ SELECT w.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, 
  ORDER BY w.rec_num;
 
 -- name: fuzzy_table
-CREATE TEMP TABLE fuzzy (id bigint, target int, dup bigint, certainty numeric, explanation jsonb) ON COMMIT DROP;
+-- reason: why a pair under the review threshold still goes to a person (it shares an identifier)
+CREATE TEMP TABLE fuzzy (id bigint, target int, dup bigint, certainty numeric, explanation jsonb, reason text)
+    ON COMMIT DROP;
 
 -- name: apply_fuzzy
 -- fuzzy's row count and unique ids: the update hashes these few rows, not the whole of `work`
 ANALYZE fuzzy;
 UPDATE work w SET target_listing_id = f.target, duplicate_of = f.dup, certainty_score = f.certainty,
-       match_method = 'fuzzy'
+       match_method = 'fuzzy', fuzzy_reason = f.reason
   FROM fuzzy f WHERE w.id = f.id;
 -- Why each fuzzy match was made (a retried stage forgets the earlier attempt's first).
 UPDATE staging.listings SET match_explanation = NULL WHERE job_id = %(job)s AND match_explanation IS NOT NULL;
@@ -141,6 +144,7 @@ reviewed AS (
                 THEN 'duplicate of staged row ' || a.duplicate_of || coalesce(' (certainty ' || a.certainty_score || ')', '')
            WHEN a.match_method = 'fuzzy' AND a.duplicate_of IS NULL AND a.certainty_score < %(auto_match)s
                 THEN 'fuzzy match to listing ' || a.target_listing_id || ' with certainty ' || a.certainty_score
+                     || coalesce(' (' || a.fuzzy_reason || ')', '')
            WHEN a.l_action = 'update' AND a.l_manual
                 THEN 'listing ' || a.target_listing_id || ' was edited by hand'
            WHEN a.li_action = 'update' AND a.li_manual
