@@ -3,8 +3,9 @@ that ``benchmarks/matching_quality.py`` compares our engine with.
 
     python benchmarks/splink_peer.py DIR OUT.json [--threshold 0.9]
 
-DIR holds guide_a.csv and guide_b.csv (``benchmarks/matching_data.py``). The configuration is
-what a competent user writes in an hour from Splink's tutorial, not tuned on the data:
+DIR holds guide_a.csv and guide_b.csv (``benchmarks/matching_data/`` or ``benchmarks/public_guides.py``).
+The configuration is what a competent user writes in an hour from Splink's tutorial, not tuned on
+the data:
 
 * cleaning: names, addresses and cities lower-cased, accents folded, punctuation dropped; phone
   in E.164 as the platform's transform gives it; postal code upper case without spaces, US ZIP+4
