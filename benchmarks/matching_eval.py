@@ -38,20 +38,32 @@ def duplicate_keys(directory: str) -> dict[int, tuple[str, str, str]]:
     at three or more addresses: a brand's reservations, which no person takes for one place's);
     name core: lower-cased, without a leading "the", letters and digits only; house number: the
     first run of digits of the address."""
-    keys, addresses = {}, defaultdict(set)
+    rows = []
     for name in ("guide_a.csv", "guide_b.csv"):
         with open(os.path.join(directory, name), newline="", encoding="utf-8") as fh:
-            for row in csv.DictReader(fh):
-                phone = re.sub(r"\D", "", row["phone"])
-                phone = phone[1:] if phone.startswith("1") else phone
-                core = row["name"].lower().strip()
-                core = core[4:] if core.startswith("the ") else core
-                number = re.search(r"\d+", row["address1"])
-                keys[int(row["id"])] = (phone if len(phone) >= 7 else "", "".join(c for c in core if c.isalnum()),
-                                        number.group() if number else "")
-                addresses[phone].add(row["address1"].lower())
+            rows.extend(csv.DictReader(fh))
+    return rows_keys(rows)
+
+
+def rows_keys(rows: list[dict]) -> dict[int, tuple[str, str, str]]:
+    """duplicate_keys of rows in memory (id, name, address1, phone)."""
+    keys, addresses = {}, defaultdict(set)
+    for row in rows:
+        phone = re.sub(r"\D", "", row["phone"] or "")
+        phone = phone[1:] if phone.startswith("1") else phone
+        core = (row["name"] or "").lower().strip()
+        core = core[4:] if core.startswith("the ") else core
+        number = re.search(r"\d+", row["address1"] or "")
+        keys[int(row["id"])] = (phone if len(phone) >= 7 else "", "".join(c for c in core if c.isalnum()),
+                                number.group() if number else "")
+        addresses[phone].add((row["address1"] or "").lower())
     central = {phone for phone, seen in addresses.items() if len(seen) >= 3}
     return {k: ("" if phone in central else phone, core, number) for k, (phone, core, number) in keys.items()}
+
+
+def plainly_same(ka: tuple[str, str, str] | None, kb: tuple[str, str, str] | None) -> bool:
+    """Two records sharing a phone, or a name core and a house number (duplicate_keys)."""
+    return bool(ka and kb and ((ka[0] and ka[0] == kb[0]) or (ka[1] and ka[1] == kb[1] and ka[2] and ka[2] == kb[2])))
 
 
 def split_pairs(pairs: list[list], auto: float, review: float, classify) -> tuple[set, set]:
@@ -77,16 +89,13 @@ def _prf(tp: int, predicted: int, true: int) -> tuple[float, float, float]:
 def silent_duplicates(truth: set, predicted: set, queue: set, keys: dict) -> int:
     """True pairs sharing a phone, or a name core and a house number, that end neither matched nor
     in review: two listings of one place that nobody will see."""
-    count = 0
-    for a, b in truth - predicted - queue:
-        ka, kb = keys.get(a), keys.get(b)
-        if ka and kb and ((ka[0] and ka[0] == kb[0]) or (ka[1] and ka[1] == kb[1] and ka[2] and ka[2] == kb[2])):
-            count += 1
-    return count
+    return sum(1 for a, b in truth - predicted - queue if plainly_same(keys.get(a), keys.get(b)))
 
 
-def _by_class(truth: set, predicted: set, queue: set, divergences: dict) -> tuple[dict, dict]:
-    total, found = Counter(), Counter()
+def _by_class(truth: set, predicted: set, queue: set, divergences: dict) -> tuple[dict, dict, dict]:
+    """Per class: true pairs, those matched automatically (a move: or in review), and those matched
+    or in review (seen by the engine or by a person)."""
+    total, found, seen = Counter(), Counter(), Counter()
     for a, b in truth:
         kinds = divergences.get(b, [])
         # a move is a true pair only a person can settle: reaching review counts, and its other
@@ -94,7 +103,8 @@ def _by_class(truth: set, predicted: set, queue: set, divergences: dict) -> tupl
         for kind in (["move"] if "move" in kinds else kinds):
             total[kind] += 1
             found[kind] += (a, b) in predicted or (kind == "move" and (a, b) in queue)
-    return total, found
+            seen[kind] += (a, b) in predicted or (a, b) in queue
+    return total, found, seen
 
 
 def _hard_rates(predicted: set, hard: dict) -> dict:
@@ -113,7 +123,7 @@ def evaluate(pairs: list[list], truth: set, divergences: dict, hard: dict, keys:
     true_a = {b: a for a, b in truth}
     missed = Counter("review" if (a, b) in queue else "no candidate" if best_of.get(b) is None else "other candidate"
                      for a, b in truth - predicted)
-    total, found = _by_class(truth, predicted, queue, divergences)
+    total, found, seen = _by_class(truth, predicted, queue, divergences)
     false_pos = Counter(hard.get((a, b)) or ("other (record has a true match)" if b in true_a
                                              else "other (record has none)") for a, b in predicted - truth)
     by_class = {k: found[k] / total[k] for k in CLASSES if total[k]}
@@ -122,6 +132,7 @@ def evaluate(pairs: list[list], truth: set, divergences: dict, hard: dict, keys:
             "review_true_share": review_true / len(queue) if queue else None, "missed": dict(missed),
             "recall_by_divergence": {k: (found[k], total[k]) for k in total}, "recall_by_class": by_class,
             "class_pairs": {k: total[k] for k in CLASSES if total[k]},
+            "seen_by_class": {k: seen[k] / total[k] for k in CLASSES if total[k]},
             "min_class_recall": min(by_class.values()) if by_class else None,
             "false_match_rate_by_kind": _hard_rates(predicted, hard), "false_positives": dict(false_pos),
             "silent_duplicates": silent_duplicates(truth, predicted, queue, keys)}
@@ -159,7 +170,7 @@ def print_quality(label: str, q: dict, with_review: bool = True, detail: bool = 
             f"{k} {v:.4f}" for k, v in q["false_match_rate_by_kind"].items()))
     worst = sorted(q["recall_by_divergence"].items(), key=lambda kv: kv[1][0] / kv[1][1])
     if worst:
-            print("  recall by divergence label (lowest first): " + ", ".join(
+        print("  recall by divergence label (lowest first): " + ", ".join(
             f"{k} {found / total:.2f} ({total})" for k, (found, total) in worst))
 
 
@@ -167,8 +178,10 @@ def print_classes(q: dict) -> None:
     """The per-class recall table (real-world-divergences.md, "Places"); move: matched or in review."""
     if not q["recall_by_class"]:
         return
-    print(f"  recall by class (target >= {TARGETS['class_recall']}; move: auto or review):")
+    print(f"  recall by class (target >= {TARGETS['class_recall']}; move: auto or review), and the share matched "
+          "or in review:")
     for kind in CLASSES:
         if kind in q["recall_by_class"]:
             r = q["recall_by_class"][kind]
-            print(f"    {kind:22s} {r:.4f}  ({q['class_pairs'][kind]} pairs){'' if r >= TARGETS['class_recall'] else '  *'}")
+            print(f"    {kind:22s} {r:.4f}  {q['seen_by_class'][kind]:.4f}  ({q['class_pairs'][kind]} pairs)"
+                  f"{'' if r >= TARGETS['class_recall'] else '  *'}")

@@ -272,6 +272,7 @@ def summary(g: dict) -> dict:
             "auto_precision": _r(q["precision"]), "review_queue_generated": q["review_queue"],
             "review_true_share_generated": _r(q["review_true_share"]), "review_true_share": _r(q["review_true_share"]),
             "recall_by_class": {k: _r(v, 4) for k, v in q["recall_by_class"].items()},
+            "seen_by_class": {k: _r(v, 4) for k, v in q["seen_by_class"].items()},
             "min_class_recall": _r(q["min_class_recall"], 4), "silent_duplicates": q["silent_duplicates"],
             "false_match_rate_by_kind": {k: _r(v) for k, v in q["false_match_rate_by_kind"].items()},
             "f1_small_dmo": _r(g["small"][300]["f1"]), "f1_dmo_3000": _r(g["small"][3000]["f1"]),

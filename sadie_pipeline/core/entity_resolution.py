@@ -187,10 +187,16 @@ def _other_number(si: dict[str, str], sj: dict[str, str], typo: bool) -> bool:
 
 # --- the API ----------------------------------------------------------------------------------------
 
+# The run config's defaults, calibrated on labelled hotel records (benchmarks/entity_resolution.py):
+# a pair between 0.5 and 0.6 was one hotel two times in 26 (two brands of one group at one address).
+MERGE_THRESHOLD = 0.8
+REVIEW_THRESHOLD = 0.6
+
+
 def resolve(
     records: Sequence[SourceRecord],
-    merge_threshold: float = 0.8,
-    review_threshold: float = 0.5,
+    merge_threshold: float = MERGE_THRESHOLD,
+    review_threshold: float = REVIEW_THRESHOLD,
     *,
     max_block: int = MAX_BLOCK,
     shared_min_locations: int = 3,
@@ -225,6 +231,9 @@ class _Resolver:
 
     def _union(self, i: int, j: int, score: float, k: int, force: bool = False, decided: bool = False) -> None:
         typo = k >= 0 and self.scored.levels[k, _LOCATION] == _TYPO
+        # a phone or website of the hotel's own with its name identifies it, whatever number of
+        # its street each source gives
+        force = force or (k >= 0 and self.scored.identified[k] == Identified.MATCH)
         merged = self.comps.union(i, j, force=force, typo=typo, decided=decided)
         if merged:
             self.merges += 1

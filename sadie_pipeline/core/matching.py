@@ -170,8 +170,15 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
     best = _best(scored, cert, min_certainty, scored.i, cand, cand)
     unseen = _unseen(scored, cert, scored.i, cand, best)
     return sorted([Match(records[i].id, c, p, scored.explain(k)) for i, (p, c, k) in best.items()]
-                  + [Match(records[i].id, c, p, scored.explain(k), review_reason(scored, k))
-                     for i, (p, c, k) in unseen.items()], key=lambda m: m.record_id)
+                  + [_unseen_match(records[i].id, c, p, scored, k) for i, (p, c, k) in unseen.items()],
+                  key=lambda m: m.record_id)
+
+
+def _unseen_match(record_id: int, candidate_id: int, certainty: float, scored: Scored, k: int) -> Match:
+    """A pair sent to a person by what it shares: the reason stays in its explanation too, where
+    the stage counts such records (listing_stage's review_by_identifier)."""
+    reason = review_reason(scored, k)
+    return Match(record_id, candidate_id, certainty, {**scored.explain(k), "review": reason}, reason)
 
 
 def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_match: float = AUTO_MATCH,

@@ -9,6 +9,7 @@ import datetime as dt
 from dagster import AssetExecutionContext, BackfillPolicy, Config, MaterializeResult, MetadataValue, asset
 from pydantic import Field, model_validator
 
+from sadie_pipeline.core.entity_resolution import MERGE_THRESHOLD, REVIEW_THRESHOLD
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import discovery, websites
 from sadie_pipeline.hotels.entities import RESOLVER_VERSION, resolve_region
@@ -79,9 +80,9 @@ def hotel_discovery(context: AssetExecutionContext, config: CitiesConfig, databa
 
 
 class EntitiesConfig(Config):
-    merge_threshold: float = Field(default=0.8, ge=0, le=1)
+    merge_threshold: float = Field(default=MERGE_THRESHOLD, ge=0, le=1)
     """A pair at least this likely one hotel is merged."""
-    review_threshold: float = Field(default=0.5, ge=0, le=1)
+    review_threshold: float = Field(default=REVIEW_THRESHOLD, ge=0, le=1)
     """A pair at least this likely (below merge_threshold) waits for a person."""
 
     @model_validator(mode="after")
@@ -96,7 +97,7 @@ class EntitiesConfig(Config):
 def hotel_entities(context: AssetExecutionContext, config: EntitiesConfig, database: Database) -> MaterializeResult:
     """One hotel per real place: source records resolved across sources by the place engine
     (core/places: place id, website, phone, location, name), merged at >= merge_threshold (0.8),
-    pairs between review_threshold (0.5) and it queued for review with their explanation. People's
+    pairs between review_threshold (0.6) and it queued for review with their explanation. People's
     decisions on earlier pairs (`sadie hotel review approve|reject`) are applied first. Every run
     resolves all the region's records and stores the resolver version it did so with; a region of
     another version is resolved again by resolver_release_sensor."""

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 
 from sadie_pipeline.code_versions import code_version
-from sadie_pipeline.core.entity_resolution import Resolution, SourceRecord, resolve
+from sadie_pipeline.core.entity_resolution import REVIEW_THRESHOLD, Resolution, SourceRecord, resolve
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import entity_reviews
 from sadie_pipeline.hotels.entity_reviews import Decisions
@@ -50,7 +50,7 @@ def source_record(row: dict[str, Any]) -> SourceRecord:
 
 
 def resolve_region(conn: psycopg.Connection, region: str, merge_threshold: float = 0.8,
-                   review_threshold: float = 0.5) -> EntityResult:
+                   review_threshold: float = REVIEW_THRESHOLD) -> EntityResult:
     rows = conn.execute(sql("entities", "sources_of_region"), {"region": region}).fetchall()
     records = [dict(r[4], source=r[1], external_id=r[2]) for r in rows]
     decisions = entity_reviews.region_decisions(conn, region, [r[0] for r in rows])

@@ -132,6 +132,9 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
             "records_read": result.records_read,
             **{f"action_{a}": n for a, n in sorted(result.actions.items())},
             "needs_review": result.needs_review,
+            # of those, records sharing a phone, website or name and address with a listing they
+            # were not matched to: sent to a person, never a silent duplicate
+            "review_by_identifier": result.identifier_reviews,
             "errors": result.errors,
             "errors_by_type": MetadataValue.json(result.error_types),
             "files_staged": result.files_staged,

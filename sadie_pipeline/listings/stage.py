@@ -43,6 +43,7 @@ class StageResult:
     records_copied: int = 0
     actions: dict[str, int] = field(default_factory=dict)
     needs_review: int = 0
+    identifier_reviews: int = 0  # of those, records sharing an identifier with a listing (no silent duplicate)
     transformed_keys: list[str] = field(default_factory=list)
     error_types: dict[str, int] = field(default_factory=dict)
     jobs_staged: list[int] = field(default_factory=list)  # every job this stage took, in order
@@ -229,6 +230,7 @@ def _summarise(conn: psycopg.Connection, result: StageResult) -> None:
         result.needs_review += pending
     result.records_read = conn.execute("SELECT coalesce(records_read, 0) FROM pipeline.jobs WHERE id = %(job)s",
                                        params).fetchone()[0]
+    result.identifier_reviews = run(conn, "stage", "identifier_reviews", params).fetchone()[0]
     result.error_types = dict(run(conn, "stage", "error_types", params).fetchall())
     result.errors = sum(result.error_types.values())
 

@@ -165,7 +165,7 @@ def test_number_close(a, b, close):
 
 @pytest.mark.parametrize("line, number", [
     ("293-b main st", "293b"), ("293B Main St", "293b"), ("12-14 main st", "12-14"), ("123 1/2 main st", "123-1/2"),
-    ("123 ½ main st", "123-1/2"), ("0042 main st", "42"), ("9b4 main st", "9b4"), ("One Market St", "1"),
+    ("123 ½ main st", "123-1/2"), ("0042 main st", "0042"), ("9b4 main st", "9b4"), ("One Market St", "1"),
 ])
 def test_house_numbers(line, number):
     assert parse_street(line).number == number

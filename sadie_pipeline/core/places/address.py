@@ -276,8 +276,8 @@ def _not_route(t: str) -> bool:
 
 def _number(t: str) -> str:
     parts = t.split("_")
-    head = parts[0].lstrip("0")
-    head = head if head[:1].isdigit() else "0" + head
+    # leading zeros kept: "082" is "2082" mistyped more often than a number written "0082"
+    head = parts[0]
     if len(parts) == 3:
         return f"{head}-{parts[1]}/{parts[2]}"
     return f"{head}-{parts[1]}" if len(parts) == 2 else head
@@ -544,7 +544,7 @@ def number_close(a: str, b: str) -> bool:
     "123-1/2"/"123"). Only evidence together with the rest: "100"/"108" are close too."""
     if not a or not b:
         return False
-    if a == b or one_typo(a, b):
+    if a == b or one_typo(a, b) or a.lstrip("0") == b.lstrip("0"):
         return True
     base_a, base_b = _base(a), _base(b)
     return bool(base_a) and base_a == base_b

@@ -11,9 +11,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from rapidfuzz.distance import OSA
 
 from sadie_pipeline.core.places.address import number_close, one_street
 from sadie_pipeline.core.places.form import Place, PlaceForm, name_words, place_form
+from sadie_pipeline.core.places.normal import compact, contained, typo_close
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS, TOLL_FREE
 
 #: More distinct records than one place plausibly has across sources.
@@ -74,26 +76,49 @@ class PlaceIndex:
         if len(members) > self.max_block:
             return True
         need = min_locations or self.shared_min
-        return self._places(members, need) >= need
+        return self._places(members, need) >= need or self._names(members, need) >= need
+
+    def _names(self, members: list[int], enough: int) -> int:
+        """How many differently named places the members are (counted up to `enough`): a phone that
+        answers for three of them is a switchboard (a brand's, a food hall's), whatever their
+        addresses say. A name mistyped or inside another is the same."""
+        seen: list[str] = []
+        for i in members:
+            name = self.full[i]
+            if name and not any(name == other or contained(name, other) or typo_close(
+                    name, other, OSA.distance(compact(name), compact(other), score_cutoff=3)) for other in seen):
+                seen.append(name)
+                if len(seen) >= enough:
+                    break
+        return len(seen)
 
     def _places(self, members: list[int], enough: int) -> int:
         """How many places the members stand at (counted up to `enough`): their addresses, a typo or
         a directional apart being one, then the towns of those without an address. Not their towns'
         labels alone: "Midtown" and "Atlanta" at one address are one place."""
-        seen: list[tuple[str, str]] = []
+        seen: list[int] = []
         towns = set()
         for i in members:
             if not self.num[i] or not self.street_form[i]:
                 if self.city[i]:
                     towns.add(self.city[i])
                 continue
-            here = (self.num[i], self.street_form[i])
-            # the very number: a brand's hotels stand at 1000, 1100 and 1200 International Dr
-            if not any(n == here[0] and one_street(f, here[1]) for n, f in seen):
-                seen.append(here)
+            if not any(self._one_door(i, k) for k in seen):
+                seen.append(i)
                 if len(seen) >= enough:
                     break
         return len(seen) + len(towns - {self.city[i] for i in members if self.num[i] and self.street_form[i]})
+
+    def _one_door(self, i: int, k: int) -> bool:
+        """Whether two records stand at one address: the very number on one street, or a number a
+        typo apart under one name ("8003" / "9003 Riverside St", The Painted Terrace Hotel). A
+        brand's hotels at 1000, 1100 and 1200 International Dr are three."""
+        if not one_street(self.street_form[i], self.street_form[k]):
+            return False
+        if self.num[i] == self.num[k]:
+            return True
+        a, b = self.full[i], self.full[k]
+        return number_close(self.num[i], self.num[k]) and (a == b or compact(a) == compact(b))
 
     def _identifying_websites(self, domains: list[str], sites: list[str]) -> list[str]:
         """The domain, or for a brand's domain (built in, or seen at many locations) the
@@ -282,9 +307,9 @@ def _rarest(mixed: np.ndarray, located: np.ndarray, limit: int) -> np.ndarray:
 
 
 def _two_addresses(places: set[tuple[str, str]]) -> bool:
-    """Two really different full addresses: numbers on other streets, or numbers more than a
-    typo apart on one street (a street name a typo apart is one street). An address without a
-    number places nothing. `places`: (number, street form)."""
+    """Two really different full addresses: numbers on other streets, or numbers more than a typo
+    apart on one street (a street name a typo apart is one street). An address without a number
+    places nothing. `places`: (number, street form)."""
     places = sorted(p for p in places if p[0])
     return any(not one_street(s1, s2) or not number_close(n1, n2)
                for k, (n1, s1) in enumerate(places) for n2, s2 in places[k + 1:])

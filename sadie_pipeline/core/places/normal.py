@@ -16,10 +16,10 @@ from sadie_pipeline.core.normalize import PhoneError, match_key, phone_to_e164, 
 from sadie_pipeline.core.places.tables import (
     CITY_ALIASES,
     DISTINCT_WORDS,
+    LODGING_WORDS,
     NAME_ABBREVIATIONS,
     NAME_STOP,
     PARENT_BRANDS,
-    LODGING_WORDS,
     STATES,
     VENUE_WORDS,
 )
@@ -201,6 +201,15 @@ def _parent_tail(toks: list[str], k: int) -> bool:
 def _parent(word: str) -> bool:
     return word in PARENT_BRANDS or (len(word) >= 5 and any(OSA.distance(word, p, score_cutoff=1) <= 1
                                                             for p in PARENT_BRANDS))
+
+
+_GROUP_TAIL = re.compile("by(?:" + "|".join(sorted(PARENT_BRANDS)) + ")")
+
+
+def compact(name: str) -> str:
+    """A name without spaces nor a "by <group>" ("DoubleTree b yHilton" is "doubletree")."""
+    squeezed = name.replace(" ", "")
+    return _GROUP_TAIL.sub("", squeezed) if "by" in squeezed else squeezed
 
 
 def typo_close(a: str, b: str, distance: int) -> bool:

@@ -23,7 +23,15 @@ from rapidfuzz.process import cpdist
 from sadie_pipeline.core.places.address import number_close, same_street, street_form
 from sadie_pipeline.core.places.index import PlaceIndex
 from sadie_pipeline.core.places.model import FIELDS, LEVELS, Model
-from sadie_pipeline.core.places.normal import Venues, contained, lookalike_words, typo_close, unrelated, venues
+from sadie_pipeline.core.places.normal import (
+    Venues,
+    compact,
+    contained,
+    lookalike_words,
+    typo_close,
+    unrelated,
+    venues,
+)
 
 _COL = {f: k for k, f in enumerate(FIELDS)}
 # name levels, location levels
@@ -92,7 +100,8 @@ def compare(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, max_distance_km: float
     levels[:, _COL["name"]] = parts.name
     levels[:, _COL["phone"]] = parts.phone
     levels[:, _COL["website"]] = parts.web
-    town = (parts.city == 2) | (parts.postal == 3) | (parts.geo >= 3)
+    # nothing says another town: a neighbourhood's label for the city is no other town
+    town = ~((parts.postal == 1) | (parts.geo == 1) | parts.state)
     # a house number one keystroke apart is a typo when the name and the town agree (a name inside
     # the other agrees when a phone or website of its own does too)
     named = (parts.name >= _CLOSE) | ((parts.name == _SIMILAR) & (_strong(parts) == 2))
@@ -166,7 +175,8 @@ def _identified(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts, name: n
     same number on the same street: a number a typo apart is weighed, not taken), identifies it.
     Apart: two numbers on two streets, another state, or far apart."""
     named = name >= _CLOSE
-    by_contact = named & ((p.phone == 2) | (p.web == 2))
+    # a record without a name (a phone list) has none to contradict its phone
+    by_contact = (named | (name == 0)) & ((p.phone == 2) | (p.web == 2))
     # a name inside the other ("Le Montrachet Bistro") at the very address, no phone or website
     # saying otherwise: the place's own qualifier
     # the very address in the same town: "120 Main St" of another town is another place
@@ -220,12 +230,7 @@ def _name_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
                       default=_DIFFERENT)
     check = np.flatnonzero(level == _CLOSE)
     level[check] = [_CLOSE if lookalike_words(names[0][k], names[1][k]) else _SIMILAR for k in check]
-    typos = np.flatnonzero(level <= _SIMILAR)
-    if len(typos):
-        apart = cpdist([names[0][k].replace(" ", "") for k in typos], [names[1][k].replace(" ", "") for k in typos],
-                       scorer=OSA.distance, workers=-1)
-        level[typos] = [_CLOSE if typo_close(names[0][k], names[1][k], int(d)) else level[k]
-                        for k, d in zip(typos.tolist(), apart.tolist())]
+    _typed_names(ix, i, j, names, level)
     kinds = np.flatnonzero((level == _SIMILAR) | (level == _CLOSE))
     level[kinds] = [_venue_level(level[k], venues(names[0][k], names[1][k])) for k in kinds.tolist()]
     level[(level == _SAME) & ix.chain[i] & ix.chain[j]] = _CHAIN
@@ -250,6 +255,26 @@ def _venue_level(level: int, kinds: Venues) -> int:
     if kinds == Venues.TWO:
         return _DIFFERENT
     return min(level, _SIMILAR) if kinds == Venues.ONE_SIDED else level
+
+
+def _typed_names(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, names: tuple[np.ndarray, np.ndarray],
+                 level: np.ndarray) -> None:
+    """Names one or two typing errors apart once spaces and a "by <group>" are gone, in the form
+    compared or with their towns' names kept ("Days In nFos Creek" / "Days Inn Fox Creek"): one
+    error in a name of eight letters is the same name, otherwise close."""
+    typos = np.flatnonzero(level < _SAME)
+    if not len(typos):
+        return
+    apart = np.minimum(
+        cpdist([compact(names[0][k]) for k in typos], [compact(names[1][k]) for k in typos], scorer=OSA.distance,
+               workers=-1),
+        cpdist([compact(ix.full[i[k]]) for k in typos], [compact(ix.full[j[k]]) for k in typos], scorer=OSA.distance,
+               workers=-1))
+    for k, d in zip(typos[apart <= 2].tolist(), apart[apart <= 2].tolist()):
+        a, b = names[0][k], names[1][k]
+        if typo_close(a, b, int(d)):
+            one = d <= 1 and min(len(compact(a)), len(compact(b))) >= 8
+            level[k] = _SAME if one else max(level[k], _CLOSE)
 
 
 def _similarities(forms: list[tuple[np.ndarray, np.ndarray]]):
@@ -321,4 +346,6 @@ def describe(explanation: dict | None) -> str:
         tail.append(f"identified ({explanation['identified']})")
     if explanation.get("shared"):
         tail.append("shares " + ", ".join(explanation["shared"]))
+    if explanation.get("review"):
+        tail.append("to a person: " + explanation["review"])
     return ", ".join(parts) + ("; " + "; ".join(tail) if tail else "")

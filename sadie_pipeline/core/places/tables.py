@@ -18,8 +18,8 @@ STATES = {name.lower(): subdivision(region) for region, name in REGION_NAMES.ite
     "nev": "NV", "okla": "OK", "ore": "OR", "oreg": "OR", "wis": "WI", "wisc": "WI", "wyo": "WY",
     "w va": "WV", "n mex": "NM",
     # French abbreviations and names of the provinces ("C.-B.", "Qc", "N.-É.")
-    "pq": "QC", "qc": "QC", "cb": "BC", "colombie britannique": "BC", "nb": "NB", "tnl": "NL",
-    "terre neuve et labrador": "NL", "ipe": "PE", "alb": "AB", "man": "MB", "sask": "SK", "ont": "ON",
+    "qc": "QC", "cb": "BC", "colombie britannique": "BC", "nb": "NB", "tnl": "NL",
+    "terre neuve et labrador": "NL", "ipe": "PE", "alb": "AB",
 }
 
 # Labels a guide uses for a city that another guide names otherwise (folded keys).

@@ -159,6 +159,12 @@ UPDATE pipeline.jobs SET stage = 'superseded', superseded_by = %(job)s
 SELECT coalesce(action, 'none'), count(*), count(*) FILTER (WHERE review_status = 'pending')
   FROM staging.listings WHERE job_id = %(job)s GROUP BY 1;
 
+-- name: identifier_reviews
+-- Records sent to a person because they share a phone, a website or a name and address with a
+-- listing they were not matched to (core/matching.py: no silent duplicate).
+SELECT count(*) FROM staging.listings
+ WHERE job_id = %(job)s AND review_status = 'pending' AND match_explanation ? 'review';
+
 -- name: error_types
 SELECT error_type, count(*) FROM pipeline.job_errors WHERE job_id = %(job)s AND stage = 'stage' GROUP BY 1;
 
