@@ -18,8 +18,8 @@ from sadie_pipeline.core.matching import (
     match_within,
     place_columns,
 )
-from sadie_pipeline.core.places.form import PlaceForm
 from sadie_pipeline.core.places.address import parse_street
+from sadie_pipeline.core.places.form import PlaceForm
 from sadie_pipeline.core.places.normal import city_key, name_core, one_typo, state_key
 
 CITY = "Charlottetown"

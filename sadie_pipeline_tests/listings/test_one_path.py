@@ -76,7 +76,7 @@ def test_two_guides_as_two_dmos_get_the_engines_judgement(tmp_path, database, lo
     checked = 0
     for row in b_rows:
         m = engine.get(row[1])
-        target, action, status, method = row[11], row[12], row[13], row[14]
+        target, action, status = row[11], row[12], row[13]
         if m is None:
             assert action in ("insert", "duplicate"), row  # new, or a near duplicate of another B record
             continue
