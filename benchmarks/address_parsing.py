@@ -19,7 +19,7 @@ that they differ only in how they read the line):
              normalize_address_components: what normalize_address_record does before it formats
              the lines); where it raises (ambiguous, unparseable) the line has no street
 
-A pair is judged by address.same_street and the house numbers: "same" when the street level is
+A pair is judged by streets.same_street and the house numbers: "same" when the street level is
 >= 2 and the numbers are equal, "typo_number" when they are number_close only, else "different";
 correct when that is the pair's label. Cost: microseconds per record (timeit, best of --repeat),
 per class and over the common shapes, in this one process.
@@ -47,15 +47,8 @@ try:
 except ImportError:
     normalize_address_components = None
 
-from sadie_pipeline.core.places.address import (  # noqa: E402
-    EMPTY,
-    Street,
-    cut_notes,
-    number_close,
-    parse_street,
-    same_street,
-    street_of,
-)
+from sadie_pipeline.core.places.address import EMPTY, Street, cut_notes, parse_street, street_of  # noqa: E402
+from sadie_pipeline.core.places.streets import number_close, same_street  # noqa: E402
 
 NAMES = ["peachtree", "piedmont", "courtland", "harris", "jane", "hudson", "harrison", "water", "sunset", "paradise",
          "main", "oak", "maple", "riverside", "lexington", "madison", "spring", "magnolia", "washington", "jefferson",

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sadie_pipeline.core.places import Identified, Place, PlaceIndex, Scored, paused_gc, score, score_pairs
-from sadie_pipeline.core.places.address import number_close
 from sadie_pipeline.core.places.index import MAX_BLOCK, groups
 from sadie_pipeline.core.places.model import FIELDS, LEVELS
 from sadie_pipeline.core.places.normal import website_parts
 from sadie_pipeline.core.places.score import identified_certainty
+from sadie_pipeline.core.places.streets import number_close
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS
 
 __all__ = [

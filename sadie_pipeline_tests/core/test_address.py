@@ -9,19 +9,8 @@ import string
 
 import pytest
 
-from sadie_pipeline.core.places.address import (
-    DIFFERENT,
-    EMPTY,
-    SAME,
-    SAME_TYPO,
-    UNKNOWN,
-    Street,
-    cut_notes,
-    number_close,
-    parse_street,
-    same_street,
-    street_of,
-)
+from sadie_pipeline.core.places.address import EMPTY, Street, cut_notes, parse_street, street_of
+from sadie_pipeline.core.places.streets import DIFFERENT, SAME, SAME_TYPO, UNKNOWN, number_close, same_street
 
 
 def fields(line: str) -> tuple[str, str, str, str, str]:

@@ -8,7 +8,7 @@ note that leaves the comparison (cross streets, landmarks, building and mall nam
 How a line is read, on folded words (normal.fold):
 - units ("#8", "Suite 4", "Ste. 200", "2nd Floor", "Unit B") come out first, wherever they are;
 - the house number is the first word, else the last ("Oranienstrasse 197", "Carrer de Verdi, 92");
-  "293-b" is "293b", "12-14" and "123 1/2" are "12-14" and "123-1/2", leading zeros dropped;
+  "293-b" is "293b", "12-14" and "123 1/2" are "12-14" and "123-1/2", leading zeros kept;
 - a line that starts with a note word ("in central park at 67th st.") has no street: all is note;
 - the street ends at its type: the first strong type after a name word ("peachtree rd" in "3393
   peachtree rd. lenox square mall"), else a misspelt long type ("Boelevard"), else a weak type
@@ -19,27 +19,13 @@ How a line is read, on folded words (normal.fold):
 - "St" is Saint before a name at the start ("St Charles Ave", "rue St-Denis"), or before one
   name word and a strong type other than St ("Old St Augustine Rd"); elsewhere it is Street.
 
-Comparison (same_street), decided here:
-- names are compared without spaces ("north point" = "northpoint"), and with a directional
-  spelled into the name on one side ("804 north point st." = "804 northpoint");
-- a type or a directional present on one side only does not differ;
-- two types of different kinds do differ: "Peachtree Rd" and "Peachtree St" are two streets in
-  Atlanta, and a type changes with the street far more often than a source miswrites it; spellings
-  and translations of one type are one kind ("blv."/"boulevard", "rue"/"street");
-- two directionals that differ ("W 14th" / "E 14th") are two streets;
-- typing edits (OSA) are allowed from 4 letters: 1 up to 5 letters, 2 from 6 (the pair's other
-  fields decide between a typo and a neighbouring street); never between two numbered streets
-  ("14th"/"15th") or names that start with other directions ("northpoint"/"southpoint").
+Comparison: streets.py. A building, a note or a second address part may come first ("Plaza Tower -
+724 Avenue du Mont-Royal Est", "The Weiss Building, C/ Parlament, 91").
 
-Our own rules, not usaddress (issue 29): benchmarks/address_parsing.py measured the own parser,
-usaddress (CRF), usaddress behind this module's note cutting (cut_notes) and usaddress-scourgify on
-16 labelled classes of pairs. The own parser judged 98.7% of pairs right at ~6 us a record;
-usaddress 86% at ~57 us, 92% behind the note cut at ~65 us, scourgify 84% at ~70 us. usaddress
-won no class: it reads notes ("st. at fifth ave."), misspelt types ("Boelevard") and units into
-the name, and a European line as a PO box; where all parsers fall short (look-alike names,
-"Grant"/"Grand": 80%) same_street's typo rule decides, not the parsing. So no library at run
-time. The ordinal words are ours too (text2num reads whole sentences, at a cost per record, for
-a table of 30 words). Pure: no I/O."""
+Our own rules, not usaddress: benchmarks/address_parsing.py measures this parser, usaddress (CRF),
+usaddress behind this module's note cutting and usaddress-scourgify per class of pairs; usaddress
+won no class (it reads notes, misspelt types and units into the name) at ten times the cost. The
+ordinal words are ours too (text2num reads whole sentences, for a table of 30 words). Pure."""
 
 from __future__ import annotations
 
@@ -49,11 +35,10 @@ from typing import NamedTuple
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
-from sadie_pipeline.core.places.normal import fold, one_typo
+from sadie_pipeline.core.places.normal import fold
 from sadie_pipeline.core.places.tables import (
     CARDINAL_WORDS,
     DIRECTION_FORMS,
-    DIRECTION_WORDS,
     LONG_TYPES,
     NAME_ABBREVIATIONS_STREET,
     NAME_PARTICLES,
@@ -64,7 +49,6 @@ from sadie_pipeline.core.places.tables import (
     ROUTE_TYPES,
     STREET_TYPE_FORMS,
     STRONG_TYPES,
-    TYPE_CLASSES,
     TYPE_SUFFIXES,
     TYPELESS_STREETS,
     UNIT_FORMS,
@@ -94,6 +78,9 @@ _NUMBER_JOIN = re.compile(r"(?<!\w)(\d+)\s*(?:-\s*([a-z])(?!\w)|-\s*(\d+)(?![\w/
 _HASH = re.compile(r"#\s*(?=\w)")
 _BRACKETS = re.compile(r"\(([^)]*)\)?|\[([^]]*)\]?")
 _SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+# A house number inside a comma part, after a note or a building's name: a number then a word.
+_TAIL_NUMBER = re.compile(r"(?:^|[\s-])(\d+[A-Za-z]?)\s*$")
+_INNER_NUMBER = re.compile(r"(?:^|[\s-])(\d+[A-Za-z]?\s+[A-Za-z])")
 
 
 def parse_street(line: str | None) -> Street:
@@ -104,7 +91,8 @@ def parse_street(line: str | None) -> Street:
     if not toks or toks[0] in NOTE_WORDS:  # "in central park at 67th st.": no street to compare
         return Street(number, "", "", "", "", unit, _join(note, toks))
     predir = ""
-    if len(toks) > 1 and toks[0] in DIRECTION_FORMS and _starts_name(toks, 1):
+    if len(toks) > 1 and toks[0] in DIRECTION_FORMS and _starts_name(toks, 1) and not (
+            len(toks) == 2 and _misspelt_type(toks, 2)[0] > 0):  # "267 South Streset": South is the name
         predir, toks = DIRECTION_FORMS[toks[0]], toks[1:]
     words, kind, postdir, rest = _split_street(toks)
     name = _name_words(words, bool(kind) and kind not in ROUTE_TYPES)
@@ -157,7 +145,9 @@ def _prepare(line: str) -> tuple[str, list[str], str, list[str]]:
     for part in after:  # "123 Main St, Suite 200, Atlanta": a unit in its own part
         words = _tokens(part)
         if len(words) > 1 and (words[0] in UNIT_FORMS or (words[1] == "floor" and _floor(words[0]))):
-            toks = toks + words
+            toks = toks + words[:2]  # "Suite 100 Peter Arcade": the arcade is a note
+            if words[2:]:
+                note.append(" ".join(words[2:]))
         elif words:
             note.append(" ".join(words))
     unit, toks = _take_unit(toks)
@@ -177,10 +167,20 @@ def _street_part(line: str) -> tuple[list[str], list[str], list[str]]:
         here, after = parts[k], parts[k + 1]
         if here.isdigit() and after and not after[:1].isdigit():  # "Nolan Center, 7619, boulevard Nguyen"
             return _tokens(f"{here} {after}"), _folded(parts[:k]), parts[k + 2:]
+        tail = _TAIL_NUMBER.search(here)
+        if tail and _type_written_first(after):  # "The Harbor - 1880, Rue Sainte-Catherine Ouest"
+            return (_tokens(f"{tail.group(1)} {after}"), [*_folded(parts[:k]), fold(here[:tail.start(1)])],
+                    parts[k + 2:])
         if after[:1].isdigit() and not here[:1].isdigit() and _type_written_first(here):
             number, _, rest = after.partition(" ")  # "The Weiss Building, C/ Parlament, 91, Unit 212"
             return _tokens(f"{here} {number}"), _folded(parts[:k]), [p for p in (rest, *parts[k + 2:]) if p]
-    k = next((k for k, p in enumerate(parts) if p[:1].isdigit()), 0)
+    k = next((k for k, p in enumerate(parts) if p[:1].isdigit()), None)
+    if k is None:  # "Edgewood Square, near Barneys - 3957 Edgewood Ave": the number inside a part
+        k = next((k for k, p in enumerate(parts) if _INNER_NUMBER.search(p)), None)
+        if k is not None:
+            at = _INNER_NUMBER.search(parts[k]).start(1)
+            return _tokens(parts[k][at:]), [*_folded(parts[:k]), fold(parts[k][:at])], parts[k + 1:]
+        k = 0
     return _tokens(parts[k]), _folded(parts[:k]), parts[k + 1:]
 
 
@@ -222,7 +222,8 @@ def _take_unit(toks: list[str]) -> tuple[str, list[str]]:
                 units.append(f"floor {_floor(keep.pop())}")
                 k += 1
                 continue
-            if k + 1 < n and _unit_id(toks[k + 1]) and (k > 0 or n == 2 or kind != "box"):
+            street_after = kind == "building" and any(STREET_TYPE_FORMS.get(w) in STRONG_TYPES for w in toks[k + 2:])
+            if k + 1 < n and _unit_id(toks[k + 1]) and (k > 0 or n == 2 or kind != "box") and not street_after:
                 if kind == "box" and keep and keep[-1] == "po":
                     keep.pop()
                 units.append(f"{kind} {toks[k + 1].replace('_', '-')}")
@@ -257,13 +258,22 @@ def _take_number(toks: list[str]) -> tuple[str, list[str], list[str]]:
     last = toks[-1]
     if len(toks) > 1 and last[0].isdigit() and _HOUSE.match(last) and _not_route(toks[-2]):
         return _number(last), toks[:-1], []  # "Oranienstrasse 197", "Carrer de Verdi, 92"
-    if t == "one" and len(toks) > 2 and toks[1] not in CARDINAL_WORDS and toks[1] not in ORDINAL_WORDS:
-        return "1", toks[1:], []  # "One Market St", as buildings downtown are numbered
+    if t == "one" and len(toks) > 2 and toks[1] not in CARDINAL_WORDS and toks[1] not in ORDINAL_WORDS \
+            and not any(w[0].isdigit() for w in toks[2:]):
+        return "1", toks[1:], []  # "One Market St", as buildings downtown are numbered (not "One Lenox Place 3550 ...")
     if t not in NOTE_WORDS:  # "Lenox Square Mall 3393 Peachtree Rd"
         for k in range(1, len(toks) - 1):
-            if toks[k][0].isdigit() and _HOUSE.match(toks[k]) and _not_route(toks[k - 1]):
-                if STREET_TYPE_FORMS.get(t) in PRE_TYPES:  # "C/ Verdi 116 Carrer Arcade": a building after
-                    return _number(toks[k]), toks[:k], [" ".join(toks[k + 1:])]
+            # a number after a type word is a route's ("Calle 8") unless a street follows it
+            # ("One Kintetsu Place 1622 Melrose Ave": a building, then the address)
+            if toks[k][0].isdigit() and _HOUSE.match(toks[k]) and (
+                    _not_route(toks[k - 1]) or any(STREET_TYPE_FORMS.get(w) in STRONG_TYPES for w in toks[k + 2:])):
+                after = toks[k + 1:]
+                if k == 1 and _compound(t):  # "Oranienstr. 40 Oranienstrasse Towers"
+                    return _number(toks[k]), toks[:k], [" ".join(after)]
+                if STREET_TYPE_FORMS.get(t) in PRE_TYPES and not any(w in STREET_TYPE_FORMS for w in after):
+                    # "C/ Verdi 116 Galleria": the street before its number, a building after; but
+                    # "Plaza Tower 724 Avenue du Mont-Royal": a building, then the address
+                    return _number(toks[k]), toks[:k], [" ".join(after)]
                 return _number(toks[k]), toks[k + 1:], [" ".join(toks[:k])]
     return "", toks, []
 
@@ -293,6 +303,8 @@ def _starts_name(toks: list[str], k: int) -> bool:
         return _saint_at(toks, k, len(toks))
     if t == "la" and k + 1 < len(toks) and toks[k + 1] not in DIRECTION_FORMS:
         return True  # "S La Cienega Blvd": an article
+    if k + 1 < len(toks) and toks[k + 1] in STREET_TYPE_FORMS:
+        return True  # "E Pike St": a type word named by the type after it
     return STREET_TYPE_FORMS.get(t) not in STRONG_TYPES or t in PRE_TYPE_ONLY
 
 
@@ -324,6 +336,8 @@ def _split_street(toks: list[str]) -> tuple[list[str], str, str, list[str]]:
             continue  # "Calle de la Paz", "S La Cienega Blvd": an article; "Shady La.": Lane
         if kind in STRONG_TYPES:
             strong = k
+            while strong + 1 < cut and STREET_TYPE_FORMS.get(toks[strong + 1]) in STRONG_TYPES:
+                strong += 1  # "Pike Street", "Park Avenue Road": the last of a run is the type
             break
         if weak < 0:
             weak = k
@@ -357,6 +371,8 @@ def _type_first(toks: list[str], cut: int) -> tuple[list[str], str, str, list[st
     """A street whose type comes first ("Avenue du Mont-Royal Est", "Rue St-Denis"): its name runs to
     the next type word ("... Avenue Station": a building's), note word or the end; None otherwise."""
     first = STREET_TYPE_FORMS.get(toks[0])
+    if first is None and len(toks) > 1 and _misspelt_type(toks, len(toks))[0] < 0:
+        first = _misspelt_pre_type(toks[0])  # not when a type follows: "Boelevard Pakrway"
     if first not in PRE_TYPES or len(toks) < 2 or (toks[1] in STREET_TYPE_FORMS and not _saint_at(toks, 1, cut)):
         return None
     end = next((k for k in range(2, cut) if toks[k] in STREET_TYPE_FORMS and toks[k] not in NAME_PARTICLES
@@ -398,6 +414,17 @@ def _misspelt_type(toks: list[str], end: int) -> tuple[int, str]:
             if found:
                 return k, found[0]
     return -1, ""
+
+
+def _misspelt_pre_type(word: str) -> str | None:
+    """A long type written first and mistyped ("Boulevaafd Saint-Germain", "Avneue Laurier")."""
+    if len(word) < 6 or word[0].isdigit():
+        return None
+    found = extractOne(word, _LONG_PRE_TYPES, scorer=OSA.distance, score_cutoff=2 if len(word) >= 8 else 1)
+    return found[0] if found else None
+
+
+_LONG_PRE_TYPES = tuple(t for t in LONG_TYPES if t in PRE_TYPES)
 
 
 def _compound(word: str) -> tuple[str, str] | None:
@@ -462,93 +489,3 @@ def _ordinal_suffix(t: str) -> str:
     """"22th" -> "22nd"; other words with digits ("38a", "i95") as they are."""
     digits = t[:-2]
     return _ordinal(int(digits)) if t[-2:] in _SUFFIXES and digits.isdigit() else t
-
-
-# --- comparison -----------------------------------------------------------------------------------
-SAME, SAME_TYPO, DIFFERENT, UNKNOWN = 3, 2, 1, 0
-_LEAD_DIRS = ("north", "south", "east", "west")
-
-
-def same_street(a: Street, b: Street) -> int:
-    """3 the same street, 2 the same with one or two typing edits in the name, 1 two streets,
-    0 unknown (a side has no street name). See the module's docstring for what counts."""
-    if not a.name or not b.name:
-        return UNKNOWN
-    if a[1:5] == b[1:5]:  # predir, name, type, postdir: most pairs of one street
-        return SAME
-    ka, kb = a.key, b.key
-    da = {d for d in (a.predir, a.postdir) if d}
-    db = {d for d in (b.predir, b.postdir) if d}
-    if ka != kb:  # a directional that is a word of the other side's name: "north point" / "northpoint"
-        if _spelled(a, ka) == kb:
-            da, ka = set(), kb
-        elif _spelled(b, kb) == ka:
-            db, kb = set(), ka
-    if da and db and not (da <= db or db <= da):  # "W 14th" / "E 14th"
-        return DIFFERENT
-    if a.type and b.type and a.type != b.type and TYPE_CLASSES.get(a.type, a.type) != TYPE_CLASSES.get(b.type, b.type):
-        return DIFFERENT
-    if ka == kb:
-        return SAME
-    return SAME_TYPO if _typo(ka, kb) or _first_words(a.name, b.name) else DIFFERENT
-
-
-def _first_words(a: str, b: str) -> bool:
-    """One name is the other's first words: what follows is a building's or a note's that no rule
-    cut ("Saint Laurent" / "Saint Laurent Nolan Mall", "Fulton Market" / "... Fulton House")."""
-    short, long = sorted((a.split(), b.split()), key=len)
-    return len(short) < len(long) and long[:len(short)] == short and len("".join(short)) >= 4 and not any(
-        c.isdigit() for c in "".join(long[len(short):]))
-
-
-def _spelled(s: Street, key: str) -> str:
-    """The name with its directionals spelled in, or "" when it has none."""
-    if not s.predir and not s.postdir:
-        return ""
-    return DIRECTION_WORDS.get(s.predir, "") + key + DIRECTION_WORDS.get(s.postdir, "")
-
-
-def _typo(a: str, b: str) -> bool:
-    """One typing edit from 4 letters, two from 6 ("Pind"/"Pine", "Femonf"/"Fremont"): the pair's
-    other fields decide between a typo and a neighbouring street. Never between two numbered
-    streets ("14th"/"15th"), a digit typed into a word is a typo ("Lak3")."""
-    shortest, longest = sorted((len(a), len(b)))
-    if shortest < 4 or longest - shortest > 2:
-        return False
-    digits_a, digits_b = [c for c in a if c.isdigit()], [c for c in b if c.isdigit()]
-    if digits_a and digits_b and digits_a != digits_b:  # "14th" / "15th"
-        return False
-    lead_a = next((d for d in _LEAD_DIRS if a.startswith(d)), "")
-    lead_b = next((d for d in _LEAD_DIRS if b.startswith(d)), "")
-    if lead_a != lead_b and lead_a and lead_b:  # "northpoint" / "southpoint"
-        return False
-    return OSA.distance(a, b, score_cutoff=2) <= (1 if longest < 6 else 2)
-
-
-def street_form(form: str) -> Street:
-    """A Street back from its stored form "predir|name|type|postdir" (form.PlaceForm.street_form)."""
-    if not form:
-        return EMPTY
-    predir, name, kind, postdir = form.split("|")
-    return Street("", predir, name, kind, postdir)
-
-
-def one_street(a: str, b: str) -> bool:
-    """Whether two stored street forms are one street (a typo in the name included)."""
-    return a == b or same_street(street_form(a), street_form(b)) >= SAME_TYPO
-
-
-def number_close(a: str, b: str) -> bool:
-    """Two house numbers that may be one door: equal, one keystroke apart (normal.one_typo:
-    "384"/"38a", "759"/"749"), or one with a suffix the other lacks ("293b"/"293", "12-14"/"12",
-    "123-1/2"/"123"). Only evidence together with the rest: "100"/"108" are close too."""
-    if not a or not b:
-        return False
-    if a == b or one_typo(a, b) or a.lstrip("0") == b.lstrip("0"):
-        return True
-    base_a, base_b = _base(a), _base(b)
-    return bool(base_a) and base_a == base_b
-
-
-def _base(number: str) -> str:
-    return number.split("-", 1)[0].rstrip("abcdefghijklmnopqrstuvwxyz")

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from rapidfuzz.distance import OSA
 
-from sadie_pipeline.core.places.address import number_close, one_street
 from sadie_pipeline.core.places.form import Place, PlaceForm, name_words, place_form
 from sadie_pipeline.core.places.normal import compact, contained, typo_close
+from sadie_pipeline.core.places.streets import number_close, one_street
 from sadie_pipeline.core.places.tables import BRAND_DOMAINS, TOLL_FREE
 
 #: More distinct records than one place plausibly has across sources.
