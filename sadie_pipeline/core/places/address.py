@@ -316,8 +316,9 @@ def _saint_at(toks: list[str], k: int, cut: int) -> bool:
     nxt = toks[k + 1]
     if nxt in STREET_TYPE_FORMS or nxt in DIRECTION_FORMS or nxt in UNIT_FORMS or nxt[0].isdigit():
         return False
-    if k == 0 or STREET_TYPE_FORMS.get(toks[k - 1]) in PRE_TYPES or (k == 1 and toks[0] in DIRECTION_FORMS):
-        return True  # "St Charles Ave", "rue St Denis", "N St Helena Pl"
+    if k == 0 or STREET_TYPE_FORMS.get(toks[k - 1]) in PRE_TYPES or (k == 1 and toks[0] in DIRECTION_FORMS) or (
+            k == 1 and _misspelt_pre_type(toks[0])):
+        return True  # "St Charles Ave", "rue St Denis", "N St Helena Pl", "boluevard St-Laurent"
     return k + 2 < cut and toks[k + 2] != "st" and STREET_TYPE_FORMS.get(toks[k + 2]) in STRONG_TYPES
 
 
@@ -444,6 +445,8 @@ def _name_words(toks: list[str], numbered: bool) -> str:
         i += 1
         if t in NAME_PARTICLES:
             continue
+        if t not in CARDINAL_WORDS and t not in ORDINAL_WORDS and len(t) >= 6 and t[:3] in _ORDINAL_STARTS:
+            t = toks[i - 1] = _mistyped_ordinal(t)  # "Sevethnieth", "Thirteentgh"
         if t in CARDINAL_WORDS or t in ORDINAL_WORDS:
             end, value = _number_words(toks, i - 1)
             if end:
@@ -461,6 +464,16 @@ def _name_words(toks: list[str], numbered: bool) -> str:
     if numbered and len(out) == 1 and out[0].isdigit():
         out[0] = _ordinal(int(out[0]))
     return " ".join(out)
+
+
+_ORDINAL_STARTS = {w[:3] for w in ORDINAL_WORDS if len(w) >= 6}
+
+
+def _mistyped_ordinal(word: str) -> str:
+    """An ordinal word one or two typing errors off ("Sixtietnh"), or the word as it is."""
+    found = extractOne(word, [w for w in ORDINAL_WORDS if w[:3] == word[:3] and len(w) >= 6], scorer=OSA.distance,
+                       score_cutoff=2 if len(word) >= 8 else 1)
+    return found[0] if found else word
 
 
 def _number_words(toks: list[str], i: int) -> tuple[int, int]:

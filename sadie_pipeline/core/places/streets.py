@@ -45,14 +45,16 @@ def same_street(a: Street, b: Street) -> int:
         return DIFFERENT
     if ka == kb:
         return SAME
-    return SAME_TYPO if _typo(ka, kb) or _first_words(a.name, b.name) else DIFFERENT
+    # "Avenue B" / "Avenue B Union Square": a one-letter name is the other's first word under one type
+    shortest = 1 if a.type and a.type == b.type else 4
+    return SAME_TYPO if _typo(ka, kb) or _first_words(a.name, b.name, shortest) else DIFFERENT
 
 
-def _first_words(a: str, b: str) -> bool:
+def _first_words(a: str, b: str, shortest: int = 4) -> bool:
     """One name is the other's first words: what follows is a building's or a note's that no rule
     cut ("Saint Laurent" / "Saint Laurent Nolan Mall", "Fulton Market" / "... Fulton House")."""
     short, long = sorted((a.split(), b.split()), key=len)
-    return len(short) < len(long) and long[:len(short)] == short and len("".join(short)) >= 4 and not any(
+    return len(short) < len(long) and long[:len(short)] == short and len("".join(short)) >= shortest and not any(
         c.isdigit() for c in "".join(long[len(short):]))
 
 
