@@ -25,7 +25,8 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from matching_data import B_ID_BASE, COLUMNS  # noqa: E402
+from matching_data import B_ID_BASE, COLUMNS, Guides  # noqa: E402
+from matching_data import write as write_guides  # noqa: E402
 
 PACKAGE = "py_entitymatching==0.4.2"
 _ARCHIVE = "py-entitymatching-0.4.2.tar.gz"
@@ -76,18 +77,7 @@ def fodors_zagat() -> PublicGuides:
 
 def write(guides: PublicGuides, out: str) -> None:
     """The guides as matching_data.write lays them out (no divergence labels, no hard negatives)."""
-    os.makedirs(out, exist_ok=True)
-    for name, rows in (("guide_a.csv", guides.a), ("guide_b.csv", guides.b)):
-        with open(os.path.join(out, name), "w", newline="", encoding="utf-8") as fh:
-            writer = csv.DictWriter(fh, COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
-    with open(os.path.join(out, "truth.csv"), "w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["id_a", "id_b", "divergences"])
-        writer.writerows([a, b, ""] for a, b in guides.truth)
-    with open(os.path.join(out, "hard_negatives.csv"), "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh).writerow(["id_a", "id_b", "kind"])
+    write_guides(Guides(guides.a, guides.b, guides.truth, {b: [] for _, b in guides.truth}, []), out)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from sadie_pipeline_tests.listings.helpers import SIMPLE_CONFIG as CONFIG
 
 pytestmark = pytest.mark.slow  # whole imports through Dagster against PostgreSQL
 
-UNSURE = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}
+UNSURE = {"Name": "Harbourfront Grill Downtown", "Address": "12 Water St", "City": "Charlottetown"}
 
 CONTENT_COLUMNS = ("name", "category", "google_place_id", "address1", "address2", "city", "state", "zip", "country",
                    "lat", "lng", "l_hash", "location_hash")

@@ -33,7 +33,7 @@ def fast_paths(request, monkeypatch) -> str:
 
 
 def test_unsure_match_waits_for_review_and_reject_makes_a_new_listing(tmp_path, database, local_object_store, instance):
-    unsure = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}
+    unsure = {"Name": "Harbourfront Grill Downtown", "Address": "12 Water St", "City": "Charlottetown"}
     score = certainty(MatchRecord(1, GRILL["Name"], GRILL["Address"], "Charlottetown", None, "+19025550100"),
                       MatchRecord(2, unsure["Name"], unsure["Address"], "Charlottetown"))
     assert 0.5 <= score < 0.8
@@ -55,7 +55,7 @@ def test_unsure_match_waits_for_review_and_reject_makes_a_new_listing(tmp_path, 
 
 
 def test_unsure_match_approved_links_to_the_existing_listing(tmp_path, database, local_object_store, instance):
-    unsure = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}
+    unsure = {"Name": "Harbourfront Grill Downtown", "Address": "12 Water St", "City": "Charlottetown"}
     register(database, instance, "dmo-a", CONFIG)
     register(database, instance, "dmo-b", CONFIG)
     import_file(database, local_object_store, instance, "dmo-a", write_csv(tmp_path / "a.csv", [GRILL]))

@@ -180,7 +180,7 @@ def test_a_listing_was_last_seen_when_its_latest_dmo_record_was(tmp_path, databa
     assert last_seen() == {GRILL["Name"]: (again["job_id"], "dmo-a"), INN["Name"]: (again["job_id"], "dmo-a")}
 
 
-UNSURE = {"Name": "Harbourfront Grill", "Address": "Water Street Wharf", "City": "Charlottetown"}  # 0.5-0.8 to GRILL
+UNSURE = {"Name": "Harbourfront Grill Downtown", "Address": "12 Water St", "City": "Charlottetown"}  # 0.5-0.8 to GRILL
 
 
 LISTING_DATA_COLUMNS = LISTING_COLUMNS[5:]
