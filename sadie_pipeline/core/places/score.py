@@ -175,9 +175,9 @@ def _identified(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts, name: n
     same number on the same street: a number a typo apart is weighed, not taken), identifies it.
     Apart: two numbers on two streets, another state, or far apart."""
     named = name >= _CLOSE
-    # a record without a name (a phone list) has none to contradict its phone; a phone or website
-    # with another one differing is no identifier (a brand's website, a group's outlets)
-    by_contact = (named | (name == 0)) & (_strong(p) == 2)
+    # a record without a name (a phone list) has none to contradict its phone; a website with
+    # another phone against it is no identifier (a small group's outlets share their website)
+    by_contact = (named | (name == 0)) & ((p.phone == 2) | ((p.web == 2) & (p.phone != 1)))
     # a name inside the other ("Le Montrachet Bistro") at the very address, no phone or website
     # saying otherwise: the place's own qualifier
     # the very address in the same town: "120 Main St" of another town is another place
