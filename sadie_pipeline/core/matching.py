@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from sadie_pipeline.core.places import (
+    FIELDS,
     Identified,
     Model,
     Place,
@@ -115,7 +116,7 @@ def _certainties(scored: Scored, auto_match: float) -> np.ndarray:
 FUZZY_MOST = 0.9999
 
 
-def _best(scored: Scored, cert: np.ndarray, min_certainty: float, side: np.ndarray, other: np.ndarray,
+def _best(cert: np.ndarray, min_certainty: float, side: np.ndarray, other: np.ndarray,
           other_key: np.ndarray) -> dict[int, tuple[float, int, int]]:
     """For each record on `side`, its best pair (highest certainty, then lowest `other_key`)
     scoring at least min_certainty (and above 0: a no-match veto is never a match, even at a
@@ -144,7 +145,8 @@ def _unseen(scored: Scored, cert: np.ndarray, side: np.ndarray, other_key: np.nd
 def review_reason(scored: Scored, k: int) -> str:
     """Why a pair under the review threshold still goes to a person."""
     if scored.identified[k] == Identified.APART:
-        return "the same name and " + ("phone" if scored.levels[k, 2] == 2 else "website") + " at another address"
+        same_phone = scored.levels[k, FIELDS.index("phone")] == 2
+        return "the same name and " + ("phone" if same_phone else "website") + " at another address"
     flags = Shared(int(scored.shared[k]))
     return "shares its " + " and ".join(name for flag, name in SHARED_NAMES.items() if flags & flag)
 
@@ -167,7 +169,7 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
     ids = np.array([c.id for c in candidates], dtype=np.int64)
     cand = ids[scored.j - len(records)] if len(scored) else ids[:0]
     cert = _certainties(scored, auto_match)
-    best = _best(scored, cert, min_certainty, scored.i, cand, cand)
+    best = _best(cert, min_certainty, scored.i, cand, cand)
     unseen = _unseen(scored, cert, scored.i, cand, best)
     return sorted([Match(records[i].id, c, p, scored.explain(k)) for i, (p, c, k) in best.items()]
                   + [_unseen_match(records[i].id, c, p, scored, k) for i, (p, c, k) in unseen.items()],
@@ -191,7 +193,7 @@ def match_within(records: Sequence[MatchRecord], min_certainty: float, auto_matc
         scored = score(_index(records), model)
     if evidence is not None:
         evidence.append(scored.levels)
-    best = _best(scored, _certainties(scored, auto_match), min_certainty, scored.j, scored.i, scored.i)
+    best = _best(_certainties(scored, auto_match), min_certainty, scored.j, scored.i, scored.i)
     primary: dict[int, int] = {}
     matches = []
     for later in sorted(best):

@@ -1,7 +1,9 @@
 """The comparison keys of a set of places (struct of arrays) and the candidate pairs their
 blocking keys give: phone, identifying website, street plus house number, city plus name, the two
-rarest name words (by state) and a geographic cell. No key is required: a pair that shares any
-one is compared, so a city label that differs between sources no longer hides a duplicate."""
+rarest name words (by state), the house number with each of them, and a geographic cell. No key is
+required: a pair that shares any one is compared, so a city label, a street written otherwise or a
+mistyped word in one source never hides a duplicate. What identifies nothing (brands' phones and
+domains, switchboards) and which names are chains is decided here from all the records at once."""
 
 from __future__ import annotations
 
@@ -93,9 +95,9 @@ class PlaceIndex:
         return len(seen)
 
     def _places(self, members: list[int], enough: int) -> int:
-        """How many places the members stand at (counted up to `enough`): their addresses, a typo or
-        a directional apart being one, then the towns of those without an address. Not their towns'
-        labels alone: "Midtown" and "Atlanta" at one address are one place."""
+        """How many places the members stand at (counted up to `enough`): their addresses (one door:
+        _one_door), then the towns of those without an address. Not their towns' labels alone:
+        "Midtown" and "Atlanta" at one address are one place."""
         seen: list[int] = []
         towns = set()
         for i in members:

@@ -113,15 +113,7 @@ def compare(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, max_distance_km: float
     name[(name == _CHAIN) & (location == _ADDRESS)] = _SAME  # a chain's outlet, once its address agrees
     veto = _vetoes(parts, name, location, typo, max_distance_km)
     identified = _identified(ix, i, j, parts, name, location, max_distance_km)
-    shared = _shared(ix, i, j, parts)
-    # unrelated names in two towns or states: a phone or website that one of them has wrong, not a
-    # place written twice; nor two names without a word in common (a food hall and its stalls)
-    far = np.isin(veto, (Veto.STATE, Veto.DISTANCE, Veto.CITY))
-    shared[(name == _DIFFERENT) & far] = 0
-    shared[far] &= ~np.int8(Shared.WEBSITE)  # one name's website in two towns: a group of two outlets
-    check = np.flatnonzero((shared != 0) & (name == _DIFFERENT))
-    shared[check] = [0 if unrelated(ix.full[i[k]], ix.full[j[k]]) else shared[k] for k in check.tolist()]
-    return Comparison(levels, veto, identified, shared)
+    return Comparison(levels, veto, identified, _shared(ix, i, j, parts, name, veto))
 
 
 def _parts(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> _Parts:
@@ -178,11 +170,11 @@ def _identified(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts, name: n
     # a record without a name (a phone list) has none to contradict its phone; a website with
     # another phone against it is no identifier (a small group's outlets share their website)
     by_contact = (named | (name == 0)) & ((p.phone == 2) | ((p.web == 2) & (p.phone != 1)))
-    # a name inside the other ("Le Montrachet Bistro") at the very address, no phone or website
-    # saying otherwise: the place's own qualifier
     # the very address in the same town: "120 Main St" of another town is another place
     at_address = (location == _ADDRESS) & (p.num == 3) & (p.street >= 2) & (
         (p.city != 1) | (p.postal == 3) | (p.geo >= 3))
+    # a name inside the other ("Le Montrachet Bistro") at the very address, no phone or website
+    # saying otherwise: the place's own qualifier
     inside = np.zeros(len(name), dtype=bool)
     check = np.flatnonzero((name == _SIMILAR) & (_strong(p) == 0) & at_address)
     inside[check] = [contained(ix.core[i[k]], ix.core[j[k]]) for k in check.tolist()]
@@ -198,11 +190,21 @@ def _identified(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts, name: n
     return out
 
 
-def _shared(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts) -> np.ndarray:
-    shared = np.where(p.phone == 2, Shared.PHONE, 0) | np.where(p.web == 2, Shared.WEBSITE, 0)
+def _shared(ix: PlaceIndex, i: np.ndarray, j: np.ndarray, p: _Parts, name: np.ndarray, veto: np.ndarray) -> np.ndarray:
+    """What a pair shares that a person must see when it is not merged: a phone, a website, the
+    name's core at the very number and street. Not what plainly two places share: unrelated names
+    in two towns (a phone or website one of them has wrong), two names without a word in common
+    (a food hall and its stalls), one name's website in two towns (a group of two outlets)."""
+    shared = (np.where(p.phone == 2, Shared.PHONE, 0) | np.where(p.web == 2, Shared.WEBSITE, 0)).astype(np.int8)
     core_a, core_b = _take(ix.core, i), _take(ix.core, j)
     same_core = (core_a == core_b) & (core_a != "")
-    return (shared | np.where(same_core & (p.num == 3) & (p.street >= 2), Shared.ADDRESS, 0)).astype(np.int8)
+    shared |= np.where(same_core & (p.num == 3) & (p.street >= 2), Shared.ADDRESS, 0).astype(np.int8)
+    far = np.isin(veto, (Veto.STATE, Veto.DISTANCE, Veto.CITY))
+    shared[(name == _DIFFERENT) & far] = 0
+    shared[far] &= ~np.int8(Shared.WEBSITE)
+    check = np.flatnonzero((shared != 0) & (name == _DIFFERENT))
+    shared[check] = [0 if unrelated(ix.full[i[k]], ix.full[j[k]]) else shared[k] for k in check.tolist()]
+    return shared
 
 
 def _take(values, idx: np.ndarray) -> np.ndarray:
@@ -292,7 +294,7 @@ def _similarities(forms: list[tuple[np.ndarray, np.ndarray]]):
 
 def _address_levels(ix: PlaceIndex, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(number, street) levels: a street's name compared without its notes, a type or directional
-    on one side only, spacing and one or two typos (address.same_street); a number one keystroke
+    on one side only, spacing and one or two typos (streets.same_street); a number one keystroke
     off or with a suffix ("293b" / "293") is close on one street."""
     sa, sb = _take(ix.street_form, i), _take(ix.street_form, j)
     street = np.where((sa == "") | (sb == ""), 0, np.where(sa == sb, 3, 1)).astype(np.int8)

@@ -52,20 +52,6 @@ STREET_ABBREVIATIONS = {
     "expy": "expressway", "fwy": "freeway", "aly": "alley", "ctr": "center",
 }
 
-STREET_TYPES = frozenset(
-    "street avenue road drive boulevard highway lane court place parkway square terrace crescent route "
-    "way circle trail plaza pike loop alley expressway freeway rue calle avenida chemin carrer c via viale "
-    "rua strasse str boulevard".split()
-)
-DIRECTIONS = frozenset("north south east west northeast northwest southeast southwest nord sud ouest".split())
-UNIT_WORDS = frozenset("suite unit apt apartment room rm bldg building floor fl lot space spc stall level lvl "
-                       "ground kiosk booth".split())
-ORDINALS = {
-    "first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th", "sixth": "6th",
-    "seventh": "7th", "eighth": "8th", "ninth": "9th", "tenth": "10th", "eleventh": "11th",
-    "twelfth": "12th",
-}
-
 # Words that tell two places of one name apart: one of them in a name only is never a typo.
 DISTINCT_WORDS = frozenset(
     "north south east west northeast northwest southeast southwest n s e w ne nw se sw airport downtown uptown "
