@@ -6,7 +6,6 @@ import functools
 import os
 import re
 import sys
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -119,14 +118,10 @@ def _known_dmo(command: Any) -> Any:
 @click.version_option(package_name="sadie_pipeline", prog_name="sadie")
 def main() -> None:
     """sadie_pipeline: tourism listings and hotel leads on Dagster."""
-    from dagster import BetaWarning, PreviewWarning
+    from sadie_pipeline.dagster_warnings import silence_known_dagster_warnings
 
     _load_env_file()
-
-    # BackfillPolicy is "beta" in Dagster 1.13: said once per asset, it would bury the output
-    # (and a partitioned check spec's "preview" warning would cut through a progress bar)
-    warnings.filterwarnings("ignore", category=BetaWarning)
-    warnings.filterwarnings("ignore", category=PreviewWarning)
+    silence_known_dagster_warnings()  # they would cut through a progress bar
     ensure_dagster_home()
 
 

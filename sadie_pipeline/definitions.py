@@ -2,6 +2,8 @@
 
 from dagster import Definitions
 
+# imported before the domains, whose decorators say the warnings: it silences them on import
+import sadie_pipeline.dagster_warnings  # noqa: F401
 from sadie_pipeline.hotels import definitions as hotels
 from sadie_pipeline.io_managers import io_manager_resources
 from sadie_pipeline.listings import definitions as listings

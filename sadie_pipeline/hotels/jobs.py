@@ -2,8 +2,6 @@
 
 from dagster import AssetSelection, define_asset_job
 
-from sadie_pipeline.partitions import region_partitions
-
 
 def service_tags(*services: str) -> dict[str, str]:
     """Tags the production run queue limits runs by (deploy/dagster.yaml, tag_concurrency_limits)."""
@@ -13,7 +11,6 @@ def service_tags(*services: str) -> dict[str, str]:
 hotel_leads_job = define_asset_job(
     "hotel_leads_job",
     selection=AssetSelection.groups("hotel_leads"),
-    partitions_def=region_partitions,
     description="The whole chain for the selected regions: discover, resolve, fetch, detect, enrich, "
                 "golden records, score, launch and export.",
     tags=service_tags("serper", "websites", "llm", "rdap", "dns", "onedrive"),
@@ -22,14 +19,12 @@ hotel_leads_job = define_asset_job(
 lead_launch_job = define_asset_job(
     "lead_launch_job",
     selection=AssetSelection.assets("launched_leads"),
-    partitions_def=region_partitions,
     description="The daily launch: scored hotels meeting the criteria go live (status 5, LIVE).",
 )
 
 lead_export_job = define_asset_job(
     "lead_export_job",
     selection=AssetSelection.assets("lead_exports"),
-    partitions_def=region_partitions,
     description="Excel files per city and per state of the live hotels, uploaded and announced (status 6, EXPORTED).",
     tags=service_tags("onedrive"),
 )
@@ -40,7 +35,6 @@ ENRICHMENT_LAYER_ASSETS = ("room_counts", "attraction_proximity", "hotel_researc
 reenrichment_job = define_asset_job(
     "reenrichment_job",
     selection=AssetSelection.assets(*ENRICHMENT_LAYER_ASSETS, "golden_hotels", "lead_scores"),
-    partitions_def=region_partitions,
     description="Runs stale enrichment layers again (force refresh), then golden records and scores.",
     tags=service_tags("websites", "llm", "rdap", "dns"),
 )
@@ -53,7 +47,7 @@ pipeline_health_job = define_asset_job(
 # The unattended entry points (hotels/intake.py): discovery alone, or the proximity layer alone;
 # the assets' automation conditions (hotels/automation.py) carry the region on to its scores.
 hotel_discovery_job = define_asset_job(
-    "hotel_discovery_job", selection=AssetSelection.assets("hotel_discovery"), partitions_def=region_partitions,
+    "hotel_discovery_job", selection=AssetSelection.assets("hotel_discovery"),
     description="Discovery of the selected regions (Serper, DMO lodging, CSV lists); automation does the rest.",
     tags=service_tags("serper"),
 )
@@ -61,12 +55,11 @@ hotel_discovery_job = define_asset_job(
 # After a release that changes the resolver (hotels/resolver_release.py): entities alone; the
 # automation carries what changed on.
 hotel_entities_job = define_asset_job(
-    "hotel_entities_job", selection=AssetSelection.assets("hotel_entities"), partitions_def=region_partitions,
+    "hotel_entities_job", selection=AssetSelection.assets("hotel_entities"),
     description="Entity resolution of the selected regions again (a new resolver); automation does the rest.",
 )
 
 attraction_proximity_job = define_asset_job(
     "attraction_proximity_job", selection=AssetSelection.assets("attraction_proximity"),
-    partitions_def=region_partitions,
     description="The proximity layer of the selected regions again, after DMO attractions changed.",
 )

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetCheckSpec
 
+from sadie_pipeline.partitions import dmo_partitions
+
 ERROR_RATE_CHECK = "error_rate_within_threshold"
 
 
 def error_rate_spec(asset_name: str) -> AssetCheckSpec:
     return AssetCheckSpec(
         ERROR_RATE_CHECK, asset=asset_name, blocking=True,
+        # per DMO, like the hotel checks per region: one DMO's pass must not hide another's failure
+        partitions_def=dmo_partitions,
         description="Fails (and blocks promotion) when the share of records rejected by validation "
                     "passes the DMO config's validate.max_error_rate.",
     )

@@ -148,7 +148,7 @@ def listing_images(context: AssetExecutionContext, config: ImagesConfig, databas
 
 enrichment_assets = [listing_geocodes, listing_images]
 listing_enrichment_job = define_asset_job(
-    "listing_enrichment_job", selection=AssetSelection.assets(*enrichment_assets), partitions_def=dmo_partitions,
+    "listing_enrichment_job", selection=AssetSelection.assets(*enrichment_assets),
     description="Geocode the DMO's listings without coordinates and process its new images (after promotion).")
 listing_enrichment_sensor = AutomationConditionSensorDefinition(
     "listing_enrichment_sensor", target=AssetSelection.assets(*enrichment_assets),

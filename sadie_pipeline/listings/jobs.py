@@ -3,23 +3,19 @@
 from dagster import AssetSelection, define_asset_job
 
 from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
-from sadie_pipeline.partitions import dmo_partitions
 
 listing_import_job = define_asset_job(
     "listing_import_job",
     selection=AssetSelection.assets(listing_raw_files, listing_stage, listing_promotion),
-    partitions_def=dmo_partitions,
     description="Import a DMO's inbox file, stage it and promote what needs no review.",
 )
 listing_stage_job = define_asset_job(
     "listing_stage_job",
     selection=AssetSelection.assets(listing_raw_files, listing_stage),
-    partitions_def=dmo_partitions,
     description="Import and stage only; promotion waits for a person.",
 )
 listing_promote_job = define_asset_job(
     "listing_promote_job",
     selection=AssetSelection.assets(listing_promotion),
-    partitions_def=dmo_partitions,
     description="Promote what is approved (run it after review decisions).",
 )

@@ -150,8 +150,10 @@ def retention_job():
 
 def build_retention_schedule(timezone: str):
     @schedule(cron_schedule="30 3 * * *", job=retention_job, execution_timezone=timezone,
-              default_status=DefaultScheduleStatus.RUNNING,
-              description="03:30 daily: rows older than SADIE_RETENTION_DAYS (default 90) archived, then deleted.")
+              # it deletes rows: opt in, like every schedule that deletes or sends
+              default_status=DefaultScheduleStatus.STOPPED,
+              description="03:30 daily, once turned on: rows older than SADIE_RETENTION_DAYS (default 90) "
+                          "archived to the object store, then deleted.")
     def retention_schedule(context: ScheduleEvaluationContext):
         try:
             moment = context.scheduled_execution_time or dt.datetime.now(dt.UTC)

@@ -4,10 +4,13 @@ resumed stages, all-or-nothing promotion."""
 from __future__ import annotations
 
 import pytest
+from dagster import AssetCheckKey, AssetKey
+from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 
 from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings import trusted
 from sadie_pipeline.listings.assets import listing_promotion, listing_raw_files, listing_stage
+from sadie_pipeline.listings.checks import ERROR_RATE_CHECK
 from sadie_pipeline.listings.review import approve, list_pending, reject
 from sadie_pipeline_tests.listings.helpers import (
     GRILL,
@@ -118,6 +121,22 @@ def test_error_rate_over_threshold_blocks_promotion(tmp_path, database, local_ob
     assert not result.asset_materializations_for_node("listing_promotion")
     with database.connect() as conn:
         assert conn.execute("SELECT count(*) FROM public.listings").fetchone()[0] == 0
+
+
+def test_the_error_rate_check_is_kept_per_dmo(tmp_path, database, local_object_store, instance):
+    # dmo-a fails, then dmo-b passes: the UI must still show dmo-a's failure beside dmo-b's pass
+    register(database, instance, "dmo-a", dict(CONFIG, validate={"max_error_rate": 0.1}))
+    register(database, instance, "dmo-b", CONFIG)
+    bad = [{"Name": "", "Address": "1 Main St", "City": "Souris"}] * 3
+    import_file(database, local_object_store, instance, "dmo-a",
+                write_csv(tmp_path / "a.csv", [GRILL, *bad]), raise_on_error=False)
+    import_file(database, local_object_store, instance, "dmo-b", write_csv(tmp_path / "b.csv", [INN]))
+
+    key = AssetCheckKey(AssetKey("listing_stage"), ERROR_RATE_CHECK)
+    infos = instance.event_log_storage.get_asset_check_partition_info([key])
+    latest = {i.partition_key: i.latest_execution_status for i in infos}
+    assert latest == {"dmo-a": AssetCheckExecutionRecordStatus.FAILED,
+                      "dmo-b": AssetCheckExecutionRecordStatus.SUCCEEDED}
 
 
 def test_raw_files_split_by_record_count_and_are_not_rewritten(tmp_path, database, local_object_store, instance):

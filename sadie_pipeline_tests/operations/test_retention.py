@@ -8,7 +8,7 @@ import gzip
 import json
 
 import pytest
-from dagster import RunConfig, build_schedule_context
+from dagster import DefaultScheduleStatus, RunConfig, build_schedule_context
 
 from sadie_pipeline.core.errors import ErrorClass
 from sadie_pipeline.definitions import defs
@@ -142,6 +142,11 @@ def test_the_schedule_passes_the_configured_age(monkeypatch):
     request = schedule(build_schedule_context())
     assert request.run_config["ops"]["archive_old_rows_op"]["config"]["days"] == 30
     assert request.tags["sadie/retention_days"] == "30"
+
+
+def test_retention_is_opt_in():
+    # it archives and deletes rows: like every schedule that deletes or sends, it starts stopped
+    assert defs.get_schedule_def("retention_schedule").default_status == DefaultScheduleStatus.STOPPED
 
 
 def test_a_run_killed_between_archive_and_delete_loses_nothing(database, s3_object_store, old_and_new):
