@@ -41,7 +41,9 @@ def due_pulls(rows: list[tuple[str, str, dict[str, Any]]], now: dt.datetime,
     return requests, skipped
 
 
-@sensor(job=listing_import_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+@sensor(job=listing_import_job, minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING,
+        description="Pulls each DMO whose source is pulled (WordPress, Drupal, partner API, POI, scrape) at "
+                    "its import.schedule: manual, hourly, daily 03:00, weekly Mondays 03:00 or a cron, UTC.")
 def dmo_pull_sensor(context: SensorEvaluationContext, database: Database) -> list[RunRequest] | SkipReason:
     """Pulls each scheduled DMO's source at its schedule's ticks (manual, hourly, daily, weekly or
     a cron string, UTC)."""

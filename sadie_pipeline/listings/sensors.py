@@ -21,7 +21,8 @@ from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
 
-@sensor(minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING)
+@sensor(minimum_interval_seconds=60, default_status=DefaultSensorStatus.RUNNING,
+        description="Adds a dmo partition for every DMO in public.dmos that has none (one added in the web app).")
 def dmo_partitions_sensor(context: SensorEvaluationContext, database: Database) -> SensorResult | SkipReason:
     """Adds a `dmo` partition for every DMO in public.dmos that has none (e.g. created by the admin app)."""
     with database.connect() as conn:
@@ -33,7 +34,9 @@ def dmo_partitions_sensor(context: SensorEvaluationContext, database: Database) 
     return SensorResult(dynamic_partitions_requests=[AddDynamicPartitionsRequest(DMO_PARTITIONS_NAME, missing)])
 
 
-@sensor(job=listing_import_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
+@sensor(job=listing_import_job, minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING,
+        description="One import run per new file under inbox/{dmo}/ in the object store; a file already "
+                    "imported (say by `sadie import`) is skipped, so each file is imported once.")
 def dmo_inbox_sensor(context: SensorEvaluationContext, database: Database, object_store: ObjectStore) -> SensorResult:
     """One run per new file under inbox/{dmo}/. The run key is the file's key, and files a job has
     already imported (say through `sadie import`) are skipped, so each file is imported once."""

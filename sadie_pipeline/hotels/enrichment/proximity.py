@@ -44,6 +44,8 @@ NEAREST_WITHIN_KM = 100.0
 @asset(**REGION_ASSET, **layer_asset("attraction_proximity"), deps=[booking_engine_detection], kinds={"postgres"})
 def attraction_proximity(context: AssetExecutionContext, config: LayerConfig,
                          database: Database) -> MaterializeResult[pd.DataFrame]:
+    """Each detected hotel's distance to the nearest DMO attraction and the attractions within 1, 5
+    and 10 km, from the promoted listings (no external API)."""
     result = LayerResult("attraction_proximity")
     with database.connect() as conn:
         index = AttractionIndex(attractions(conn))

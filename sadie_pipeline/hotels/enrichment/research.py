@@ -30,6 +30,8 @@ from sadie_pipeline.resources.reliability import ItemOutcome, SkipItem
        pool="llm")
 def hotel_research(context: AssetExecutionContext, config: LayerConfig, database: Database,
                    object_store: ObjectStore, anthropic: AnthropicResource) -> MaterializeResult[pd.DataFrame]:
+    """Each detected hotel's property type, chain or independent, management company and amenities,
+    with evidence, from Anthropic's structured output over its website text (skipped without a key)."""
     result = LayerResult("hotel_research")
     if not anthropic.configured():
         # The layer counts as run (with nothing found) so hotels are not held back; a later

@@ -26,6 +26,8 @@ from sadie_pipeline.resources.object_store import ObjectStore
 @asset(**REGION_ASSET, **layer_asset("room_counts"), deps=[booking_engine_detection], kinds={"postgres"}, pool="llm")
 def room_counts(context: AssetExecutionContext, config: LayerConfig, database: Database, object_store: ObjectStore,
                 groq: GroqResource) -> MaterializeResult[pd.DataFrame]:
+    """Each detected hotel's room count from its website text: Groq when a key is set, else (or when
+    the model finds none) a regex; the count, its source and its evidence per hotel."""
     use_llm = groq.configured()
     result = LayerResult("room_counts", skipped_reason=None if use_llm else "no Groq key: regex fallback")
 
