@@ -17,7 +17,6 @@ from sadie_pipeline.listings import versions
 from sadie_pipeline.listings.locks import LockSpace
 from sadie_pipeline.listings.queries import run, sql, tune
 
-KEY_VERSION = versions.KEY_VERSION  # for readers at import (dmo_model.py); refresh reads versions' at each call
 _CHUNK = 20_000
 
 
