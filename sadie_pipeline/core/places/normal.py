@@ -15,17 +15,18 @@ from rapidfuzz.distance import OSA
 from sadie_pipeline.core.normalize import PhoneError, match_key, phone_to_e164, registrable_domain
 from sadie_pipeline.core.places.tables import (
     CITY_ALIASES,
+    DIRECTION_WORDS,
     DISTINCT_WORDS,
     LODGING_WORDS,
     NAME_ABBREVIATIONS,
+    NAME_ABBREVIATIONS_STREET,
     NAME_STOP,
     PARENT_BRANDS,
     STATES,
     VENUE_WORDS,
 )
 
-_CITY_ABBREVIATIONS = {"st": "saint", "ste": "sainte", "ft": "fort", "mt": "mount", "pt": "port", "n": "north",
-                       "s": "south", "e": "east", "w": "west"}
+_CITY_ABBREVIATIONS = {**NAME_ABBREVIATIONS_STREET, "pt": "port", **{d: DIRECTION_WORDS[d] for d in "nsew"}}
 # Letters NFKD does not take apart: "Sœur" is "Soeur", not "Sur".
 _LIGATURES = str.maketrans({"ß": "ss", "œ": "oe", "Œ": "Oe", "æ": "ae", "Æ": "Ae", "ø": "o", "Ø": "O", "ł": "l",
                             "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "ı": "i"})

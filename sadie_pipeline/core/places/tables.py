@@ -156,6 +156,7 @@ UNIT_FORMS = {
 }
 # Words a street name loses, as address_parts drops them: "Carrer de Verdi" is "C/ Verdi".
 NAME_PARTICLES = frozenset("de del della delle dei la le les du des di da von of the".split())
+# Abbreviations in the names of streets and towns ("St. Clair Ave", "Ft. Lauderdale")
 NAME_ABBREVIATIONS_STREET = {"st": "saint", "ste": "sainte", "mt": "mount", "ft": "fort"}
 
 # Ordinals in words, any size up to 999th ("one hundred twenty-fifth"): cardinal and ordinal words.
