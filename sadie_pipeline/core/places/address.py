@@ -36,6 +36,14 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from sadie_pipeline.core.places.normal import fold
+from sadie_pipeline.core.places.ordinals import (
+    ORDINAL_STARTS,
+    ORDINAL_SUFFIXES,
+    mistyped_ordinal,
+    number_words,
+    ordinal,
+    ordinal_suffix,
+)
 from sadie_pipeline.core.places.tables import (
     CARDINAL_WORDS,
     DIRECTION_FORMS,
@@ -77,7 +85,6 @@ _TYPO_HOUSE = re.compile(r"\d[0-9a-z]*\d$")  # "9b4": a digit misread as a lette
 _NUMBER_JOIN = re.compile(r"(?<!\w)(\d+)\s*(?:-\s*([a-z])(?!\w)|-\s*(\d+)(?![\w/])|\s+(\d)/(\d)(?!\w))", re.I)
 _HASH = re.compile(r"#\s*(?=\w)")
 _BRACKETS = re.compile(r"\(([^)]*)\)?|\[([^]]*)\]?")
-_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 # A house number inside a comma part, after a note or a building's name: a number then a word.
 _TAIL_NUMBER = re.compile(r"(?:^|[\s-])(\d+[A-Za-z]?)\s*$")
 _INNER_NUMBER = re.compile(r"(?:^|[\s-])(\d+[A-Za-z]?\s+[A-Za-z])")
@@ -245,7 +252,7 @@ def _floor(t: str) -> str:
     if t in ORDINAL_WORDS:
         return str(ORDINAL_WORDS[t])
     digits = t.rstrip("abcdefghijklmnopqrstuvwxyz")
-    return digits if digits and digits.isdigit() and t[len(digits):] in _SUFFIXES else ""
+    return digits if digits and digits.isdigit() and t[len(digits):] in ORDINAL_SUFFIXES else ""
 
 
 def _take_number(toks: list[str]) -> tuple[str, list[str], list[str]]:
@@ -445,60 +452,22 @@ def _name_words(toks: list[str], numbered: bool) -> str:
         i += 1
         if t in NAME_PARTICLES:
             continue
-        if t not in CARDINAL_WORDS and t not in ORDINAL_WORDS and len(t) >= 6 and t[:3] in _ORDINAL_STARTS:
-            t = toks[i - 1] = _mistyped_ordinal(t)  # "Sevethnieth", "Thirteentgh"
+        if t not in CARDINAL_WORDS and t not in ORDINAL_WORDS and len(t) >= 6 and t[:3] in ORDINAL_STARTS:
+            t = toks[i - 1] = mistyped_ordinal(t)  # "Sevethnieth", "Thirteentgh"
         if t in CARDINAL_WORDS or t in ORDINAL_WORDS:
-            end, value = _number_words(toks, i - 1)
+            end, value = number_words(toks, i - 1)
             if end:
-                out.append(_ordinal(value))
+                out.append(ordinal(value))
                 i = end
                 continue
         elif t[0].isdigit():
             if t[-1] > "9":
-                t = _ordinal_suffix(t)
+                t = ordinal_suffix(t)
         else:
             t = NAME_ABBREVIATIONS_STREET.get(t, t)
         out.append(t)
     if not out:  # "the", "la" alone are the name
         out = toks[:]
     if numbered and len(out) == 1 and out[0].isdigit():
-        out[0] = _ordinal(int(out[0]))
+        out[0] = ordinal(int(out[0]))
     return " ".join(out)
-
-
-_ORDINAL_STARTS = {w[:3] for w in ORDINAL_WORDS if len(w) >= 6}
-
-
-def _mistyped_ordinal(word: str) -> str:
-    """An ordinal word one or two typing errors off ("Sixtietnh"), or the word as it is."""
-    found = extractOne(word, [w for w in ORDINAL_WORDS if w[:3] == word[:3] and len(w) >= 6], scorer=OSA.distance,
-                       score_cutoff=2 if len(word) >= 8 else 1)
-    return found[0] if found else word
-
-
-def _number_words(toks: list[str], i: int) -> tuple[int, int]:
-    """(end, value) of a run of number words that ends in an ordinal word, or (0, 0)."""
-    total = 0
-    for j in range(i, len(toks)):
-        t = toks[j]
-        value = ORDINAL_WORDS.get(t)
-        if value is not None:
-            return j + 1, max(total, 1) * 100 if value == 100 else total + value
-        if t == "and" and total:  # "one hundred and twenty fifth"
-            continue
-        value = CARDINAL_WORDS.get(t)
-        if value is None:
-            return 0, 0
-        total = max(total, 1) * 100 if value == 100 else total + value
-    return 0, 0
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _ordinal_suffix(t: str) -> str:
-    """"22th" -> "22nd"; other words with digits ("38a", "i95") as they are."""
-    digits = t[:-2]
-    return _ordinal(int(digits)) if t[-2:] in _SUFFIXES and digits.isdigit() else t
