@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -47,3 +47,15 @@ def table_preview(schema: TableSchema, rows: Iterable[Sequence[Any]]) -> Metadat
     names = [c.name for c in schema.columns]
     records = [TableRecord(data={n: _table_cell(v) for n, v in zip(names, row)}) for row in rows]
     return MetadataValue.table(records, schema=schema)
+
+
+NOTHING_TO_DO = "nothing_to_do"
+
+
+def report_partitions(context: Any, figures: Mapping[str, Mapping[str, Any]], did_work: Mapping[str, bool]) -> None:
+    """Each partition of the run gets its own figures (`figures[key]`, none when absent) and
+    `nothing_to_do` when `did_work[key]` is false. Dagster copies a MaterializeResult's metadata to
+    every partition of a multi-partition run; only add_asset_metadata(partition_key=) is per partition."""
+    for key in context.partition_keys:
+        context.add_asset_metadata({"partition": key, NOTHING_TO_DO: not did_work.get(key, False),
+                                    **figures.get(key, {})}, partition_key=key)

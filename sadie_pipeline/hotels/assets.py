@@ -1,7 +1,8 @@
 """Hotel-lead assets, partitioned by region: discovery -> entities -> websites -> booking engines
 (the enrichment layers follow). These change sadie_gtm's tables in place (upserts and set-based
 SQL that merge into rows other regions' runs and people's review decisions also touch), so they
-hand no value to an IO manager; their outcomes are in their metadata."""
+hand no value to an IO manager; their outcomes are in their metadata, each region's its own
+(metadata.report_partitions), a region with nothing to do marked so."""
 
 import asyncio
 import datetime as dt
@@ -14,7 +15,7 @@ from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels import discovery, websites
 from sadie_pipeline.hotels.entities import RESOLVER_VERSION, resolve_region
 from sadie_pipeline.hotels.markets import market_cities
-from sadie_pipeline.metadata import markdown_table, path_list
+from sadie_pipeline.metadata import markdown_table, path_list, report_partitions
 from sadie_pipeline.partitions import region_partitions
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -49,13 +50,15 @@ def hotel_discovery(context: AssetExecutionContext, config: CitiesConfig, databa
                     object_store: ObjectStore, serper: SerperResource) -> MaterializeResult:
     """Hotels per city from Serper places search, DMO lodging listings and CSV hotel lists, kept as
     source records with their source and external ids; raw Serper pages under api-responses/serper/."""
-    result = discovery.DiscoveryResult()
     day = dt.date.today()
+    figures, did_work = {}, {}
     for region in context.partition_keys:
+        result = discovery.DiscoveryResult()
         with database.connect() as conn:
             cities = _cities(conn, region, config)
         if not cities:
             context.log.warning(f"{region}: no market cities (sadie market add {region} CITY ...)")
+            figures[region] = {"source_records": 0, "skipped": "no market cities"}
             continue
         if serper.configured():
             found = asyncio.run(discovery.discover_serper(serper, object_store, region, cities, day, result))
@@ -66,8 +69,14 @@ def hotel_discovery(context: AssetExecutionContext, config: CitiesConfig, databa
             discovery.save_sources(conn, region, "serper", found, result)
             discovery.save_sources(conn, region, "dmo", discovery.dmo_lodging(conn, region, cities), result)
             discovery.save_sources(conn, region, "csv", discovery.csv_hotels(object_store, region, cities), result)
-    return MaterializeResult(metadata={
-        "regions": MetadataValue.json(list(context.partition_keys)),
+        figures[region] = _discovery_figures(result, object_store)
+        did_work[region] = bool(figures[region]["source_records"])
+    report_partitions(context, figures, did_work)
+    return MaterializeResult()
+
+
+def _discovery_figures(result: discovery.DiscoveryResult, object_store: ObjectStore) -> dict:
+    return {
         "source_records": sum(result.by_source.values()),
         "by_source": MetadataValue.json(result.by_source),
         "by_city": markdown_table(("city", "serper", "dmo", "csv"), (
@@ -76,7 +85,7 @@ def hotel_discovery(context: AssetExecutionContext, config: CitiesConfig, databa
         "serper": result.serper_skipped or "queried",
         "failed_cities": MetadataValue.json(result.failures),
         "raw_responses": path_list([object_store.uri(k) for k in result.raw_keys]),
-    })
+    }
 
 
 class EntitiesConfig(Config):
@@ -101,19 +110,19 @@ def hotel_entities(context: AssetExecutionContext, config: EntitiesConfig, datab
     decisions on earlier pairs (`sadie hotel review approve|reject`) are applied first. Every run
     resolves all the region's records and stores the resolver version it did so with; a region of
     another version is resolved again by resolver_release_sensor."""
-    totals = {"records": 0, "entities": 0, "hotels_created": 0, "hotels_merged": 0, "hotels_split": 0,
-              "review_pairs": 0, "decisions_applied": 0, "decisions_refused": 0, "pending_reviews": 0}
-    rows = []
+    figures = {}
     for region in context.partition_keys:
         with database.connect() as conn:
             res = resolve_region(conn, region, config.merge_threshold, config.review_threshold)
-        for key in totals:
-            totals[key] += getattr(res, key)
-        rows += [(region, city, s["discovered"], s["merged_duplicates"]) for city, s in sorted(res.by_city.items())]
-    return MaterializeResult(metadata={
-        **totals,
-        "by_city": markdown_table(("region", "city", "hotels", "merged duplicates"), rows),
-    })
+        figures[region] = {key: getattr(res, key) for key in _ENTITY_FIGURES} | {
+            "by_city": markdown_table(("city", "hotels", "merged duplicates"), (
+                (city, s["discovered"], s["merged_duplicates"]) for city, s in sorted(res.by_city.items())))}
+    report_partitions(context, figures, {r: bool(f["records"]) for r, f in figures.items()})
+    return MaterializeResult()
+
+
+_ENTITY_FIGURES = ("records", "entities", "hotels_created", "hotels_merged", "hotels_split", "review_pairs",
+                   "decisions_applied", "decisions_refused", "pending_reviews")
 
 
 class WebsitesConfig(CitiesConfig):
@@ -126,21 +135,22 @@ def hotel_websites(context: AssetExecutionContext, config: WebsitesConfig, datab
                    object_store: ObjectStore, website_fetcher: WebsiteFetcher) -> MaterializeResult:
     """Each new hotel's website: httpx first, Chromium only for pages that need JavaScript; text
     (<= 50 KB) stored at website-content/{state}/{city}/{hotel_id}.txt and recorded on the hotel."""
-    result = websites.WebsitesResult()
+    figures = {}
     for region in context.partition_keys:
         with database.connect() as conn:
             hotels = websites.hotels_to_fetch(conn, region, _cities(conn, region, config), config.force_refresh)
-        region_result = asyncio.run(websites.fetch_sites(website_fetcher, object_store, hotels))
+        result = asyncio.run(websites.fetch_sites(website_fetcher, object_store, hotels))
         with database.connect() as conn:
-            websites.save_content_paths(conn, object_store, region_result.outcomes)
-        result.outcomes += region_result.outcomes
-    dead = [(o.hotel_id, o.city, o.reason) for o in result.outcomes if o.status == "dead"]
-    return MaterializeResult(metadata={
-        "sites": len(result.outcomes),
-        **{f"sites_{k}": v for k, v in sorted(result.counts().items())},
-        "dead_sites": markdown_table(("hotel", "city", "reason"), dead[:20]),
-        "content_files": path_list([object_store.uri(o.text_key) for o in result.outcomes if o.text_key]),
-    })
+            websites.save_content_paths(conn, object_store, result.outcomes)
+        dead = [(o.hotel_id, o.city, o.reason) for o in result.outcomes if o.status == "dead"]
+        figures[region] = {
+            "sites": len(result.outcomes),
+            **{f"sites_{k}": v for k, v in sorted(result.counts().items())},
+            "dead_sites": markdown_table(("hotel", "city", "reason"), dead[:20]),
+            "content_files": path_list([object_store.uri(o.text_key) for o in result.outcomes if o.text_key]),
+        }
+    report_partitions(context, figures, {r: bool(f["sites"]) for r, f in figures.items()})
+    return MaterializeResult()
 
 
 @asset(**REGION_ASSET, deps=[hotel_websites], kinds={"postgres"})
@@ -151,21 +161,25 @@ def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfi
     98 (ENGINE_REVIEW) with the host when it books through an uncatalogued third-party host (listed
     in `unknown_engine_hosts`); or 99 (NO_BOOKING_ENGINE, a dead end). Hotels past detection are
     left alone."""
-    outcomes = []
     with database.connect() as conn:
         engines = websites.seed_booking_engines(conn)
+    figures = {}
     for region in context.partition_keys:
         with database.connect() as conn:
             hotels = conn.execute(
                 """SELECT id, city, state, website FROM sadie_gtm.hotels
                     WHERE region = %s AND lower(city) = ANY(%s) AND status = ANY(%s) ORDER BY id""",
                 (region, [c.lower() for c in _cities(conn, region, config)], list(_DETECTABLE))).fetchall()
-        region_outcomes = [websites.detect_hotel(object_store, *h) for h in hotels]
+        outcomes = [websites.detect_hotel(object_store, *h) for h in hotels]
         with database.connect() as conn:
-            websites.save_detections(conn, engines, region_outcomes)
-        outcomes += region_outcomes
-    with database.connect() as conn:
-        unknown = websites.unknown_engine_hosts(conn, list(context.partition_keys))
+            websites.save_detections(conn, engines, outcomes)
+            unknown = websites.unknown_engine_hosts(conn, [region])
+        figures[region] = _detection_figures(outcomes, unknown)
+    report_partitions(context, figures, {r: bool(f["hotels"]) for r, f in figures.items()})
+    return MaterializeResult(metadata={"catalogue_engines": len(engines)})
+
+
+def _detection_figures(outcomes: list, unknown: list) -> dict:
     by_tier: dict[str, int] = {}
     dead_ends: dict[str, int] = {}
     for o in outcomes:
@@ -174,11 +188,10 @@ def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfi
         else:
             reason = (o.dead_end or "").split(":")[0]
             dead_ends[reason] = dead_ends.get(reason, 0) + 1
-    return MaterializeResult(metadata={
+    return {
         "hotels": len(outcomes),
         "engines_by_tier": MetadataValue.json(by_tier),
         "dead_ends": MetadataValue.json(dead_ends),
-        "catalogue_engines": len(engines),
         "found_on_followed_page": sum(1 for o in outcomes if o.found_on_url),
         "engine_review": sum(1 for o in outcomes if o.unknown_host),
         "unknown_engine_hosts": markdown_table(("host", "hotels", "example booking url"), (
@@ -186,7 +199,7 @@ def booking_engine_detection(context: AssetExecutionContext, config: CitiesConfi
         "preview": markdown_table(("hotel", "city", "engine", "tier", "method", "booking url", "found on"), (
             (o.hotel_id, o.city, o.engine or o.unknown_host, o.tier, o.method, o.booking_url, o.found_on_url)
             for o in outcomes if o.engine or o.unknown_host)),
-    })
+    }
 
 
 hotel_assets = [hotel_discovery, hotel_entities, hotel_websites, booking_engine_detection]

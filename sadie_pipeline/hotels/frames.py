@@ -28,14 +28,14 @@ _TABLES = MetaData(schema=LEADS_SCHEMA)
 
 LEAD_SCORES = Table(
     "lead_scores", _TABLES,
-    Column("hotel_id", BigInteger), Column("region", Text), Column("city", Text), Column("status", SmallInteger),
+    Column("hotel_id", BigInteger), Column("region", Text), Column("city", Text),
     Column("score", SmallInteger), *(Column(name, Double) for name in COMPONENTS),
     Column("scored_at", DateTime(timezone=True)))
 
 LAUNCHED_LEADS = Table(
     "launched_leads", _TABLES,
     Column("hotel_id", BigInteger), Column("region", Text), Column("city", Text), Column("name", Text),
-    Column("score", SmallInteger), Column("tier", SmallInteger), Column("status", SmallInteger),
+    Column("score", SmallInteger), Column("tier", SmallInteger),
     Column("launched_at", DateTime(timezone=True)))
 
 

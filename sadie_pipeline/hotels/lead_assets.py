@@ -5,6 +5,9 @@ Values go through IO managers: the scores and the launched hotels as DataFrames 
 region in PostgreSQL (sadie_leads.*; lead_exports loads the launch's), the exports' manifest and
 the health figures as JSON in the object store."""
 
+from collections import Counter
+from typing import Any
+
 import pandas as pd
 from dagster import AssetExecutionContext, AssetIn, Config, MaterializeResult, MetadataValue, asset
 
@@ -24,7 +27,7 @@ from sadie_pipeline.hotels.launch import LaunchResult, launch_region
 from sadie_pipeline.hotels.queries import run
 from sadie_pipeline.hotels.scoring import ScoreResult, score_regions
 from sadie_pipeline.io_managers import OBJECT_STORE_IO_MANAGER
-from sadie_pipeline.metadata import path_list, table_preview, table_schema
+from sadie_pipeline.metadata import path_list, report_partitions, table_preview, table_schema
 from sadie_pipeline.regions import REGIONS
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -75,21 +78,24 @@ def golden_hotels(context: AssetExecutionContext, config: CitiesOnly, database: 
     (seed 001), every candidate kept in field_provenance; duplicate decision makers merged.
     Changed in place with set-based SQL rather than returned to an IO manager: only the hotels
     whose inputs changed are rewritten, with their provenance, in the tables the rest reads."""
-    result = GoldenResult()
+    figures = {}
     for region in context.partition_keys:
+        result = GoldenResult()
         with database.connect(actor=_actor(context)) as conn:
             build_golden(conn, region, golden_hotel_ids(conn, region, config.cities), result)
-    return MaterializeResult(metadata={
-        "hotels": result.hotels,
-        "inserted": result.inserted,
-        "updated": result.updated,
-        "unchanged": result.unchanged,
-        "provenance_rows_written": result.provenance_rows,
-        "decision_makers_merged": result.people_merged,
-        "winning_source_by_field": MetadataValue.json(result.winners_by_source),
-        "preview": table_preview(GOLDEN_PREVIEW, result.preview),
-        "dagster/row_count": _row_count(database, "golden_row_count", list(context.partition_keys)),
-    })
+        figures[region] = {
+            "hotels": result.hotels,
+            "inserted": result.inserted,
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+            "provenance_rows_written": result.provenance_rows,
+            "decision_makers_merged": result.people_merged,
+            "winning_source_by_field": MetadataValue.json(result.winners_by_source),
+            "preview": table_preview(GOLDEN_PREVIEW, result.preview),
+            "dagster/row_count": _row_count(database, "golden_row_count", [region]),
+        }
+    report_partitions(context, figures, {r: bool(f["inserted"] or f["updated"]) for r, f in figures.items()})
+    return MaterializeResult()
 
 
 class ScoreConfig(CitiesOnly):
@@ -105,18 +111,25 @@ def lead_scores(context: AssetExecutionContext, config: ScoreConfig,
     in score_details; status 4 (SCORED). Value: the regions' scores as they now stand, one row
     per scored hotel with each component's points (sadie_leads.lead_scores, per region)."""
     weights = ScoreWeights.from_mapping(config.weights) if config.weights else ScoreWeights()
-    result = ScoreResult()
-    score_regions(database, context.partition_keys, weights, result, config.cities, actor=_actor(context))
+    figures = {}
+    for region in context.partition_keys:
+        result = ScoreResult()
+        score_regions(database, [region], weights, result, config.cities, actor=_actor(context))
+        figures[region] = {"run_hotels_scored": result.scored, "run_scores_changed": result.changed,
+                           "run_preview": table_preview(SCORE_PREVIEW, result.preview)}
     with database.connect() as conn:
         scores = scores_frame(conn, context.partition_keys)
-    return MaterializeResult(value=scores, metadata={  # dagster/row_count: the IO manager's, the frame's rows
-        "hotels_scored": result.scored,
-        "scores_changed": result.changed,
-        "mean_score": result.mean,
-        **score_histogram(result.histogram),
-        "weights": MetadataValue.json(weights.as_dict()),
-        "preview": table_preview(SCORE_PREVIEW, result.preview),
-    })
+    for region, frame in ((r, scores[scores.region == r]) for r in context.partition_keys):
+        figures[region] |= score_figures(frame.score)
+    report_partitions(context, figures, {r: bool(f["run_scores_changed"]) for r, f in figures.items()})
+    return MaterializeResult(value=scores, metadata={"weights": MetadataValue.json(weights.as_dict())})
+
+
+def score_figures(scores: pd.Series) -> dict[str, Any]:
+    """The region's scores as they stand (its rows of the table): count, mean and bands, the same
+    after a run that changed no score."""
+    return {"dagster/row_count": len(scores), "mean_score": round(float(scores.mean()), 1) if len(scores) else 0.0,
+            **score_histogram(Counter(min(int(v) // 10 * 10, 90) for v in scores))}
 
 
 class LaunchConfig(CitiesOnly):
@@ -137,22 +150,28 @@ def launched_leads(context: AssetExecutionContext, config: LaunchConfig,
     ones before it), which lead_exports exports (sadie_leads.launched_leads, per region)."""
     criteria = LaunchCriteria(min_score=config.min_score, required_fields=tuple(config.required_fields),
                               tiers=tuple(config.tiers), require_contact_email=config.require_contact_email)
-    result = LaunchResult()
     database.analyze("sadie_gtm.hotels")  # scoring just moved every hotel's status
+    figures = {}
     for region in context.partition_keys:
+        result = LaunchResult()
         with database.connect(actor=_actor(context)) as conn:
             launch_region(conn, region, criteria, result, dry_run=config.dry_run, cities=config.cities)
+        figures[region] = {
+            "run_launched": result.launched,
+            "run_rejected": result.rejected,
+            "run_summary": MetadataValue.json(result.summary),
+            "launched_hotels": table_preview(LAUNCHED_PREVIEW, result.launched_preview),
+            "rejected_hotels": table_preview(REJECTED_PREVIEW, result.rejected_preview),
+        }
     with database.connect() as conn:
         launched = launched_frame(conn, context.partition_keys)
+    for region in context.partition_keys:
+        figures[region]["dagster/row_count"] = int((launched.region == region).sum())
+    report_partitions(context, figures, {r: bool(f["run_launched"]) for r, f in figures.items()})
     return MaterializeResult(value=launched, metadata={
         "dry_run": config.dry_run,
-        "launched": result.launched,
-        "rejected": result.rejected,
-        "summary": MetadataValue.json(result.summary),
         "criteria": MetadataValue.json(criteria.__dict__ | {"tiers": list(criteria.tiers),
                                                             "required_fields": list(criteria.required_fields)}),
-        "launched_hotels": table_preview(LAUNCHED_PREVIEW, result.launched_preview),
-        "rejected_hotels": table_preview(REJECTED_PREVIEW, result.rejected_preview),
     })
 
 
@@ -167,25 +186,27 @@ def lead_exports(context: AssetExecutionContext, config: CitiesOnly, launched_le
     change are left alone and not announced again. The workbooks keep the seed's key layout and
     are written, uploaded and recorded file by file in the step (a failed upload fails only its
     file); the value is each region's manifest of them, JSON in the object store."""
-    result = ExportResult()
     database.analyze("sadie_gtm.hotels")  # the launch just moved every hotel's status
-    result.upload = "onedrive" if onedrive.configured() else f"object store only ({onedrive.not_configured_message()})"
+    upload = "onedrive" if onedrive.configured() else f"object store only ({onedrive.not_configured_message()})"
     launched = {region: set(ids.tolist()) for region, ids in launched_leads.groupby("region")["hotel_id"]}
+    manifests, figures = {}, {}
     for region in context.partition_keys:
+        result = ExportResult(upload=upload)
         export_region(database, object_store, onedrive, slack, region, result, config.cities, actor=_actor(context),
                       hotel_ids=launched.get(region, set()))
-    manifests = {region: result.manifest(region) for region in context.partition_keys}
-    return MaterializeResult(value=manifests, metadata={
-        "files_written": len(result.written),
-        "files_unchanged": len(result.unchanged),
-        "hotels_exported": result.hotels_exported,
-        "upload": result.upload,
-        "slack": result.slack or "nothing new to announce",
-        "files": table_preview(FILES_PREVIEW, (
-            (f.scope, f.city, f.hotels, f.decision_makers, round(f.bytes / 1024, 1), f.web_url or f.object_uri)
-            for f in result.written)),
-        "paths": path_list([f.web_url or f.object_uri for f in result.written]),
-    })
+        manifests[region] = result.manifest(region)
+        figures[region] = {
+            "files_written": len(result.written),
+            "files_unchanged": len(result.unchanged),
+            "hotels_exported": result.hotels_exported,
+            "slack": result.slack or "nothing new to announce",
+            "files": table_preview(FILES_PREVIEW, (
+                (f.scope, f.city, f.hotels, f.decision_makers, round(f.bytes / 1024, 1), f.web_url or f.object_uri)
+                for f in result.written)),
+            "paths": path_list([f.web_url or f.object_uri for f in result.written]),
+        }
+    report_partitions(context, figures, {r: bool(f["files_written"]) for r, f in figures.items()})
+    return MaterializeResult(value=manifests, metadata={"upload": upload})
 
 
 @asset(group_name="monitoring", kinds={"postgres", "s3"}, io_manager_key=OBJECT_STORE_IO_MANAGER)

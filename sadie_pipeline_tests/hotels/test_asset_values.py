@@ -44,9 +44,8 @@ def test_scores_and_launches_are_stored_per_region_and_replaced_per_region(datab
     assert [(r[0], r[1]) for r in stored] == [(florida[0], "US-FL"), (florida[1], "US-FL"), (georgia, "US-GA")]
     for _, _, score, points, hotel_score, details in stored:
         assert score == hotel_score and abs(points - sum(details[c]["points"] for c in COMPONENTS)) < 1e-9
-    assert _rows(database, "SELECT hotel_id, region, status FROM sadie_leads.launched_leads ORDER BY hotel_id") == [
-        (florida[0], "US-FL", HotelStatus.LIVE), (florida[1], "US-FL", HotelStatus.LIVE),
-        (georgia, "US-GA", HotelStatus.LIVE)]
+    assert _rows(database, "SELECT hotel_id, region FROM sadie_leads.launched_leads ORDER BY hotel_id") == [
+        (florida[0], "US-FL"), (florida[1], "US-FL"), (georgia, "US-GA")]
 
     with database.connect() as conn:   # Florida again, with a new hotel: Georgia's rows stay as they were
         newcomer = add_hotel(conn, "Coral Suites")
@@ -58,7 +57,7 @@ def test_scores_and_launches_are_stored_per_region_and_replaced_per_region(datab
     assert _rows(database, "SELECT * FROM sadie_leads.lead_scores WHERE region = 'US-GA'") == georgia_before
     meta = result.asset_materializations_for_node("lead_scores")[0].metadata
     assert meta["dagster/row_count"].value == 3 and meta["dagster/table_name"].value.endswith("sadie_leads.lead_scores")
-    assert meta["hotels_scored"].value == 1 and "preview" in meta   # the asset's own metadata stays
+    assert meta["run_hotels_scored"].value == 1 and "run_preview" in meta   # the asset's own metadata stays
 
 
 def test_exports_export_the_launchs_value_and_store_a_manifest(database, local_object_store, instance, monkeypatch):
@@ -84,15 +83,20 @@ def test_exports_export_the_launchs_value_and_store_a_manifest(database, local_o
     assert statuses == {launched[0]: HotelStatus.EXPORTED, launched[1]: HotelStatus.EXPORTED, stray: HotelStatus.LIVE}
 
 
-def test_an_enrichment_layer_stores_its_runs_outcomes(database, local_object_store, instance):
+def test_an_enrichment_layer_keeps_each_hotels_latest_outcome(database, local_object_store, instance):
     with database.connect() as conn:
         hotel = add_hotel(conn, "Seabreeze Inn", status=HotelStatus.DETECTED)
         conn.execute("UPDATE sadie_gtm.hotel_owner_enrichment SET layers_completed = layers_completed & ~%s",
                      (LAYER_PROXIMITY,))
     resources = _resources(database, local_object_store)
-    assert materialize([attraction_proximity], partition_key="US-FL", instance=instance, resources=resources).success
-    assert _rows(database, "SELECT hotel_id, region, layer, outcome, value FROM sadie_leads.attraction_proximity") == [
-        (hotel, "US-FL", "attraction_proximity", "ok", {})]
-    # run again: nothing left to measure, and the partition holds this run's outcomes, none
-    assert materialize([attraction_proximity], partition_key="US-FL", instance=instance, resources=resources).success
-    assert _rows(database, "SELECT count(*) FROM sadie_leads.attraction_proximity") == [(0,)]
+    first = materialize([attraction_proximity], partition_key="US-FL", instance=instance, resources=resources)
+    stored = _rows(database, "SELECT hotel_id, region, layer, outcome, value FROM sadie_leads.attraction_proximity")
+    assert stored == [(hotel, "US-FL", "attraction_proximity", "ok", {})]
+    # run again: nothing left to measure; the partition keeps its outcomes and says it had nothing to do
+    second = materialize([attraction_proximity], partition_key="US-FL", instance=instance, resources=resources)
+    assert _rows(database, "SELECT hotel_id, region, layer, outcome, value FROM sadie_leads.attraction_proximity") \
+        == stored
+    before, after = (r.asset_materializations_for_node("attraction_proximity")[0].metadata for r in (first, second))
+    assert (before["dagster/row_count"].value, after["dagster/row_count"].value) == (1, 1)
+    assert (before["nothing_to_do"].value, after["nothing_to_do"].value) == (False, True)
+    assert (before["hotels"].value, after["hotels"].value) == (1, 0)   # what each run took up

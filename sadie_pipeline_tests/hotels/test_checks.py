@@ -84,7 +84,7 @@ def test_a_good_run_passes_every_check_and_reports_typed_metadata(database, loca
     assert [c.name for c in preview.schema.columns][:3] == ["hotel", "name", "city"]
     assert preview.schema.columns[0].type == "int"
     assert isinstance(meta["launched_leads"]["launched_hotels"], TableMetadataValue)
-    assert isinstance(meta["lead_scores"]["preview"], TableMetadataValue)
+    assert isinstance(meta["lead_scores"]["run_preview"], TableMetadataValue)
     files = meta["lead_exports"]["files"]
     assert isinstance(files, TableMetadataValue) and {r.data["hotels"] for r in files.records} == {2, 1, 3}
     bands = {k: v for k, v in meta["lead_scores"].items() if k.startswith("score_")}

@@ -116,7 +116,7 @@ def test_scores_hold_every_component_and_move_hotels_to_status_4(database, insta
         assert component in details
     assert details["room_count"]["points"] == 0 and details["room_count"]["input"] == "missing"
     [event] = result.asset_materializations_for_node("lead_scores")
-    assert event.metadata["hotels_scored"].value == 3
+    assert event.metadata["run_hotels_scored"].value == 3
 
 
 def test_weights_come_from_run_config(database, instance):
@@ -140,7 +140,7 @@ def test_launch_passes_the_criteria_and_records_rejections(database, instance):
     dry = _run([launched_leads], database, instance,
                run_config={"ops": {"launched_leads": {"config": {"dry_run": True, "min_score": 50}}}})
     [event] = dry.asset_materializations_for_node("launched_leads")
-    assert event.metadata["dry_run"].value is True and event.metadata["launched"].value == 1
+    assert event.metadata["dry_run"].value is True and event.metadata["run_launched"].value == 1
     with database.connect() as conn:
         statuses = {r[0] for r in conn.execute("SELECT status FROM sadie_gtm.hotels")}
     assert statuses == {HotelStatus.SCORED}   # nothing changed
@@ -148,7 +148,7 @@ def test_launch_passes_the_criteria_and_records_rejections(database, instance):
     real = _run([launched_leads], database, instance,
                 run_config={"ops": {"launched_leads": {"config": {"min_score": 50}}}})
     [event] = real.asset_materializations_for_node("launched_leads")
-    assert event.metadata["rejected"].value == 2
+    assert event.metadata["run_rejected"].value == 2
     assert any("missing website" in r.data["reasons"] for r in event.metadata["rejected_hotels"].records)
     with database.connect() as conn:
         rows = {r[0]: r[1:] for r in conn.execute("SELECT id, status, launch_rejections, launched_at FROM sadie_gtm.hotels")}

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pandas as pd
 import psycopg
-from dagster import Config, MetadataValue
+from dagster import Config, MaterializeResult, MetadataValue
+from psycopg.sql import SQL, Identifier
 
 from sadie_pipeline.core.enrichment.layers import (
     ENRICHED_REQUIRED,
@@ -24,8 +26,11 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_ROOM_COUNT,
     LAYER_WEBSITE,
 )
+from sadie_pipeline.core.frame_tables import COPY_OUT_OPTIONS, read_csv_frame
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
 from sadie_pipeline.hotels.frames import layer_frame, layer_table, region_table
+from sadie_pipeline.hotels.queries import run, sql
+from sadie_pipeline.metadata import report_partitions
 from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
 
 T = TypeVar("T")
@@ -56,7 +61,7 @@ class LayerConfig(Config):
 
 
 def layer_asset(name: str) -> dict[str, Any]:
-    """@asset arguments of a layer: its value, the run's outcome per hotel, replaced per region
+    """@asset arguments of a layer: its value, each hotel's latest outcome of the layer, per region
     in sadie_leads.{name} by the Postgres IO manager (the layer's findings themselves are merged
     into hotel_owner_enrichment in place, as every layer shares that row)."""
     return region_table(layer_table(name))
@@ -71,15 +76,20 @@ class LayerResult:
     layer: str
     outcomes: list[ItemOutcome[Any]] = field(default_factory=list)
     skipped_reason: str | None = None
-    enriched: int = 0  # hotels that reached status 3 (ENRICHED)
+    enriched: Counter = field(default_factory=Counter)  # per region: hotels that reached status 3 (ENRICHED)
     regions: list[str] = field(default_factory=list)  # each outcome's region, in step with outcomes
 
     def add(self, region: str, outcomes: Sequence[ItemOutcome[Any]]) -> None:
         self.outcomes += outcomes
         self.regions += [region] * len(outcomes)
 
+    def of_region(self, region: str) -> LayerResult:
+        pairs = [(o, r) for o, r in zip(self.outcomes, self.regions) if r == region]
+        return LayerResult(self.layer, [o for o, _ in pairs], self.skipped_reason,
+                           Counter({region: self.enriched[region]}), [r for _, r in pairs])
+
     def frame(self) -> pd.DataFrame:
-        """The run's value: one row per hotel taken up (hotel, region, outcome, detail, attempts, value)."""
+        """The run's rows: one per hotel taken up (hotel, region, outcome, detail, attempts, value)."""
         rows = [(int(o.item_key.split(":", 1)[1]), region, self.layer, o.status, _detail(o), o.attempts,
                  o.value if o.status == "ok" else ({"last_error": o.last_error} if o.last_error else None))
                 for o, region in zip(self.outcomes, self.regions)]
@@ -89,7 +99,45 @@ class LayerResult:
         counts = outcome_counts(self.outcomes) if self.outcomes else {}
         return {"layer": self.layer, "hotels": len(self.outcomes),
                 **{k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in counts.items() if k != "items"},
-                "skipped_reason": self.skipped_reason or "", "hotels_now_enriched": self.enriched}
+                "skipped_reason": self.skipped_reason or "", "hotels_now_enriched": sum(self.enriched.values())}
+
+    def found_values(self) -> list[Any]:
+        return [o.value for o in self.outcomes if o.status == "ok" and o.value]
+
+
+def stored_layer_rows(conn: psycopg.Connection, layer: str, regions: Sequence[str]) -> pd.DataFrame:
+    """The regions' rows of sadie_leads.{layer} as they stand (none before the layer's first run)."""
+    table = layer_table(layer)
+    if run(conn, "frames", "table_exists", {"table": f"{table.schema}.{table.name}"}).fetchone()[0] is None:
+        return layer_frame([], table)
+    query = SQL(sql("frames", "layer_rows")).format(table=Identifier(table.schema, table.name))
+    data = bytearray()
+    with conn.cursor() as cur, cur.copy(SQL("COPY ({}) TO STDOUT " + COPY_OUT_OPTIONS).format(query),
+                                        {"regions": list(regions)}) as copy:
+        for block in copy:
+            data += block
+    return read_csv_frame(bytes(data), {c.name: c.type for c in table.columns})
+
+
+def layer_output(context: Any, database: Any, result: LayerResult,
+                 figures: Callable[[list[Any]], dict[str, Any]] = lambda values: {}) -> MaterializeResult:
+    """The layer's value and each region's metadata. The value is the regions' state: their stored
+    rows with this run's outcomes merged in (a hotel's latest outcome replaces its earlier one),
+    so a run that took up no hotel hands back the rows as they were. Each region's metadata says
+    what this run did there (`figures` of its found values) and counts the region's rows."""
+    with database.connect() as conn:
+        stored = stored_layer_rows(conn, result.layer, context.partition_keys)
+    ran = result.frame()
+    frame = pd.concat([stored[~stored.hotel_id.isin(ran.hotel_id)], ran], ignore_index=True)
+    frame = layer_frame(frame.sort_values(["region", "hotel_id"]).itertuples(index=False), layer_table(result.layer))
+    by_region, did_work = {}, {}
+    for region in context.partition_keys:
+        done = result.of_region(region)
+        by_region[region] = {**done.metadata(), **figures(done.found_values()),
+                             "dagster/row_count": int((frame.region == region).sum())}
+        did_work[region] = bool(done.outcomes)
+    report_partitions(context, by_region, did_work)
+    return MaterializeResult(value=frame)
 
 
 def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config: LayerConfig,
@@ -192,5 +240,5 @@ def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, l
             hotels = hotels_needing(conn, region, layer_bit, config)
         outcomes = run_layer(hotels, worker_for(region, hotels), concurrency=concurrency, close=close)
         with database.connect() as conn:
-            result.enriched += finish_layer(conn, region, result.layer, layer_bit, outcomes, hotels, save)
+            result.enriched[region] += finish_layer(conn, region, result.layer, layer_bit, outcomes, hotels, save)
         result.add(region, outcomes)

@@ -52,6 +52,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     LayerResult,
     enrich_regions,
     layer_asset,
+    layer_output,
     save_layer,
 )
 from sadie_pipeline.hotels.websites import content_key
@@ -179,9 +180,7 @@ def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Da
                    lambda region, hotels: partial(lookup_owner, country=_country(region)), save,
                    concurrency=rdap.max_concurrency, close=rdap.aclose)
 
-    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
-    return MaterializeResult(value=result.frame(), metadata={
-        **result.metadata(),
+    return layer_output(context, database, result, lambda values: {
         "registrant_orgs_found": sum(1 for v in values if v.get("registrant_org")),
         "not_in_rdap": sum(1 for v in values if v.get("domain") and not v["found"]),
         "privacy_protected": sum(1 for v in values if v.get("privacy")),
@@ -220,16 +219,18 @@ def dns_email_provider(context: AssetExecutionContext, config: LayerConfig, data
     enrich_regions(context.partition_keys, database, result, LAYER_DNS, config, lambda region, hotels: email_dns,
                    save, concurrency=dns.max_concurrency, close=dns.aclose)
 
-    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
+    return layer_output(context, database, result, _dns_figures)
+
+
+def _dns_figures(values: list[dict[str, Any]]) -> dict[str, Any]:
     providers = Counter(v["email_provider"] or "unknown" for v in values)
-    return MaterializeResult(value=result.frame(), metadata={
-        **result.metadata(),
+    return {
         "providers": _json(dict(sorted(providers.items()))),
         "with_mx": sum(1 for v in values if v["mx_hosts"]),
         "with_spf": sum(1 for v in values if v["has_spf"]),
         "with_dmarc": sum(1 for v in values if v["has_dmarc"]),
         "behind_gateway": sum(1 for v in values if v["gateway"]),
-    })
+    }
 
 
 # --- website contacts ------------------------------------------------------------------------------
@@ -260,7 +261,6 @@ def website_contacts(context: AssetExecutionContext, config: LayerConfig, databa
     """People running each tier-1 hotel (names, titles, e-mails, phones) from the contact, team
     and about pages linked from its stored homepage."""
     result = LayerResult("website_contacts")
-    pages: Counter[str] = Counter()
 
     def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
         people = value["people"]
@@ -301,20 +301,20 @@ def website_contacts(context: AssetExecutionContext, config: LayerConfig, databa
                    lambda region, hotels: partial(scrape, country=_country(region)), save,
                    concurrency=website_fetcher.max_concurrency, close=website_fetcher.aclose)
 
-    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
-    for v in values:
-        pages["links"] += len(v["links"])
-        pages["fetched"] += v["pages_ok"]
-        pages["failed"] += v["pages_failed"]
+    return layer_output(context, database, result, _contact_figures)
+
+
+def _contact_figures(values: list[dict[str, Any]]) -> dict[str, Any]:
+    pages = {"links": sum(len(v["links"]) for v in values), "fetched": sum(v["pages_ok"] for v in values),
+             "failed": sum(v["pages_failed"] for v in values)}
     people = [p for v in values for p in v["people"]]
-    return MaterializeResult(value=result.frame(), metadata={
-        **result.metadata(),
-        "contact_pages": _json(dict(pages)),
+    return {
+        "contact_pages": _json(pages),
         "decision_makers_found": len(people),
         "hotels_with_people": sum(1 for v in values if v["people"]),
         "with_email": sum(1 for p in people if p["email"]),
         "with_phone": sum(1 for p in people if p["phone"]),
-    })
+    }
 
 
 # --- e-mail verification ---------------------------------------------------------------------------
@@ -396,14 +396,16 @@ def email_verification(context: AssetExecutionContext, config: LayerConfig, data
     enrich_regions(context.partition_keys, database, result, LAYER_EMAIL_VERIFY, config, verifier, save,
                    concurrency=dns.max_concurrency, close=dns.aclose)
 
-    values = [o.value for o in result.outcomes if o.status == "ok" and o.value]
+    return layer_output(context, database, result, _verification_figures)
+
+
+def _verification_figures(values: list[dict[str, Any]]) -> dict[str, Any]:
     by_status = Counter(row["status"] for v in values for row in (*v["statuses"], *v["guesses"]))
-    return MaterializeResult(value=result.frame(), metadata={
-        **result.metadata(),
+    return {
         "emails_checked": sum(len(v["statuses"]) for v in values),
         "emails_guessed": sum(len(v["guesses"]) for v in values),
         "email_statuses": _json(dict(sorted(by_status.items()))),
-    })
+    }
 
 
 owner_assets = [rdap_owner, dns_email_provider, website_contacts, email_verification]

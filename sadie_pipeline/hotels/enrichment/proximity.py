@@ -17,6 +17,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     LayerResult,
     hotels_needing,
     layer_asset,
+    layer_output,
     mark_enriched,
     save_layer,
 )
@@ -49,7 +50,6 @@ def attraction_proximity(context: AssetExecutionContext, config: LayerConfig,
     result = LayerResult("attraction_proximity")
     with database.connect() as conn:
         index = AttractionIndex(attractions(conn))
-    measured = 0
     for region in context.partition_keys:
         with database.connect() as conn:
             hotels = hotels_needing(conn, region, LAYER_PROXIMITY, config)
@@ -61,13 +61,11 @@ def attraction_proximity(context: AssetExecutionContext, config: LayerConfig,
                 values = {} if not near else {
                     "nearest_attraction": near["nearest_name"], "nearest_attraction_km": near["nearest_km"],
                     "attractions_by_radius": near["counts_by_radius"]}
-                measured += bool(near)
                 save_layer(conn, hotel["id"], LAYER_PROXIMITY, "attraction_proximity", values, "dmo_listings",
                            None, config.force_refresh)
                 outcomes.append(ItemOutcome(f"hotel:{hotel['id']}", "ok", value=values, attempts=1))
-            result.enriched += mark_enriched(conn, region)
+            result.enriched[region] += mark_enriched(conn, region)
         result.add(region, outcomes)
         result.skipped_reason = None if len(index) else "no DMO attractions with coordinates yet"
-    return MaterializeResult(value=result.frame(), metadata={
-        "layer": "attraction_proximity", "attractions": len(index), "hotels_measured": measured,
-        "hotels_now_enriched": result.enriched, "skipped_reason": result.skipped_reason or ""})
+    return layer_output(context, database, result,
+                        lambda values: {"attractions": len(index), "hotels_measured": len(values)})

@@ -16,6 +16,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     enrich_regions,
     hotels_needing,
     layer_asset,
+    layer_output,
     mark_enriched,
     save_layer,
 )
@@ -43,10 +44,10 @@ def hotel_research(context: AssetExecutionContext, config: LayerConfig, database
                 for hotel in hotels:
                     save_layer(conn, hotel["id"], LAYER_RESEARCH, "hotel_research", {}, "not_configured", None,
                                config.force_refresh)
-                result.enriched += mark_enriched(conn, region)
+                result.enriched[region] += mark_enriched(conn, region)
             result.add(region, [ItemOutcome(f"hotel:{h['id']}", "skipped", reason=result.skipped_reason)
                                 for h in hotels])
-        return MaterializeResult(value=result.frame(), metadata=result.metadata())
+        return layer_output(context, database, result)
 
     async def research(hotel: dict[str, Any]) -> dict[str, Any]:
         text = website_text(object_store, hotel)
@@ -67,4 +68,4 @@ def hotel_research(context: AssetExecutionContext, config: LayerConfig, database
 
     enrich_regions(context.partition_keys, database, result, LAYER_RESEARCH, config, lambda region, hotels: research,
                    save, concurrency=4, close=anthropic.aclose)
-    return MaterializeResult(value=result.frame(), metadata=result.metadata())
+    return layer_output(context, database, result)

@@ -15,6 +15,7 @@ from sadie_pipeline.hotels.enrichment.common import (
     LayerResult,
     enrich_regions,
     layer_asset,
+    layer_output,
     save_layer,
 )
 from sadie_pipeline.hotels.enrichment.text import website_text
@@ -52,5 +53,5 @@ def room_counts(context: AssetExecutionContext, config: LayerConfig, database: D
 
     enrich_regions(context.partition_keys, database, result, LAYER_ROOM_COUNT, config, lambda region, hotels: count,
                    save, concurrency=4, close=groq.aclose if use_llm else None)
-    found = sum(1 for o in result.outcomes if o.status == "ok" and o.value and o.value.get("room_count"))
-    return MaterializeResult(value=result.frame(), metadata={**result.metadata(), "room_counts_found": found})
+    return layer_output(context, database, result,
+                        lambda values: {"room_counts_found": sum(1 for v in values if v.get("room_count"))})
