@@ -395,7 +395,6 @@ def email_verification(context: AssetExecutionContext, config: LayerConfig, data
 
     enrich_regions(context.partition_keys, database, result, LAYER_EMAIL_VERIFY, config, verifier, save,
                    concurrency=dns.max_concurrency, close=dns.aclose)
-
     return layer_output(context, database, result, _verification_figures)
 
 
