@@ -190,17 +190,18 @@ def listings_run(more: tuple[str, ...], dmos: tuple[str, ...], in_process: bool,
     _register_partitions(instance, slugs)
     total, label = len(LISTING_RUN_ASSETS) * len(slugs), " ".join(slugs) if len(slugs) < 4 else f"{len(slugs)} DMOs"
     if use_daemon:
-        from sadie_pipeline.backfills import submit_asset_backfill
+        from sadie_pipeline.backfills import backfill_run_ids, submit_asset_backfill
 
         backfill_id = submit_asset_backfill(instance, LISTING_RUN_ASSETS, slugs, title=_title("listings run", slugs),
                                             tags={"sadie/command": "listings run"})
         outcome = _follow_backfill(instance, backfill_id, total, label, None, no_wait)
         if outcome is None:
             return
-        problem = outcome.problem()
+        problem, run_ids = outcome.problem(), backfill_run_ids(instance, backfill_id)
     else:
-        problem = "; ".join(_listings_in_process(instance, slugs, total, label)) or None
-    _print_latest(database, slugs)
+        failures, run_ids = _listings_in_process(instance, slugs, total, label)
+        problem = "; ".join(failures) or None
+    _print_work(database, instance, slugs, run_ids)
     if problem:
         raise click.ClickException(problem)
 
@@ -224,26 +225,33 @@ def _register_partitions(instance: DagsterInstance, slugs: list[str]) -> None:
         instance.add_dynamic_partitions(DMO_PARTITIONS_NAME, missing)
 
 
-def _listings_in_process(instance: DagsterInstance, slugs: list[str], total: int, label: str) -> list[str]:
+def _listings_in_process(instance: DagsterInstance, slugs: list[str], total: int,
+                         label: str) -> tuple[list[str], list[str]]:
+    """The failures, and the runs' ids."""
     from sadie_pipeline.listings.runs import run_job
     from sadie_pipeline.progress import RunProgress
 
-    failures = []
+    failures, run_ids = [], []
     with RunProgress(instance, total, label) as progress:
         for slug in slugs:
             run_id = str(uuid.uuid4())
+            run_ids.append(run_id)
             progress.follow(run_id)
             failure = run_job("listing_import_job", slug, assets=LISTING_RUN_ASSETS, run_id=run_id)
             if failure:
                 failures.append(f"{slug}: {failure}")
-    return failures
+    return failures, run_ids
 
 
-def _print_latest(database: Database, slugs: list[str]) -> None:
-    from sadie_pipeline.listings.runs import latest_import, summary_line
+def _print_work(database: Database, instance: DagsterInstance, slugs: list[str], run_ids: list[str]) -> None:
+    """A line per DMO on what its run did (not the figures of an older job when it had nothing to do);
+    none for a DMO whose run failed before its stage (the failure says why)."""
+    from sadie_pipeline.listings.runs import runs_work, work_line
 
+    work = runs_work(instance, run_ids)
     for slug in slugs:
-        click.echo(summary_line(slug, latest_import(database, slug)))
+        if slug in work:
+            click.echo(work_line(database, slug, work[slug]))
 
 
 # --- import's progress --------------------------------------------------------------------------

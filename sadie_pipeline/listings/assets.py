@@ -1,7 +1,18 @@
 """The listings assets, partitioned by DMO: import -> stage (with its blocking check) -> promote.
 Each step takes the DMO's jobs in arrival order under the DMO's lock (README.md)."""
 
-from dagster import AssetExecutionContext, AssetKey, Config, Failure, MaterializeResult, MetadataValue, asset
+from typing import Any
+
+from dagster import (
+    AssetExecutionContext,
+    AssetKey,
+    Config,
+    DataVersion,
+    Failure,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
 
 from sadie_pipeline.listings import previews, versions
 from sadie_pipeline.listings.checks import error_rate_result, error_rate_spec
@@ -11,7 +22,7 @@ from sadie_pipeline.listings.readers import UnreadableFileError
 from sadie_pipeline.listings.repository import Dmo, get_dmo, job_config
 from sadie_pipeline.listings.sources.http import SourceError
 from sadie_pipeline.listings.sources.pull import current_config, is_pulled, pull_source, pull_summary
-from sadie_pipeline.listings.stage import stage_dmo
+from sadie_pipeline.listings.stage import StageResult, stage_dmo
 from sadie_pipeline.metadata import path_list
 from sadie_pipeline.partitions import dmo_partitions
 from sadie_pipeline.resources.database import Database
@@ -66,13 +77,17 @@ def listing_raw_files(context: AssetExecutionContext, config: ImportConfig, data
         except UnreadableFileError as exc:
             raise Failure(description=f"cannot read {key}: {exc}", metadata={"inbox_key": key}) from exc
     files = [f for r in results for f in r.files]
+    imported = [r for r in results if not r.already_imported]
     return MaterializeResult(metadata={
         "dmo": dmo.slug,
-        "jobs": MetadataValue.json([r.job_id for r in results]),
+        # the jobs this run imported; a file imported before is named, not counted again
+        "jobs": MetadataValue.json([r.job_id for r in imported]),
+        "nothing_to_do": not imported,
         "inbox_files": path_list([object_store.uri(k) for k in keys]),
-        "records_read": sum(r.records_read for r in results),
+        "records_read": sum(r.records_read for r in imported),
         "raw_files_written": sum(not f.skipped for f in files),
-        "already_imported": sum(r.already_imported for r in results),
+        "already_imported": len(results) - len(imported),
+        "jobs_imported_before": MetadataValue.json([r.job_id for r in results if r.already_imported]),
         # A file delivered again byte for byte: its raw files derived from the earlier job's, not parsed.
         "same_file_as_jobs": MetadataValue.json([r.same_file_as_job for r in results if r.same_file_as_job]),
         "raw_files": path_list([object_store.uri(f.key) for f in files]),
@@ -91,8 +106,10 @@ def _pulled(context: AssetExecutionContext, config: ImportConfig, database: Data
         raise Failure(description=str(exc).splitlines()[0]) from exc
     with database.connect() as conn:
         pull = pull_summary(conn, result.job_id)
+    # a retried run finds its pull imported already: the job is named, its records not counted again
     return MaterializeResult(metadata={
-        "dmo": dmo.slug, "jobs": MetadataValue.json([result.job_id]), "records_read": result.records_read,
+        "dmo": dmo.slug, "jobs": MetadataValue.json([result.job_id]),
+        "records_read": 0 if result.already_imported else result.records_read,
         "already_imported": int(result.already_imported), "raw_files_written": sum(not f.skipped for f in result.files),
         "raw_files": path_list([object_store.uri(f.key) for f in result.files]),
         # pages fetched and failed, the high-water mark; problems are job_errors rows of stage 'import'
@@ -112,10 +129,7 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
         dmo = get_dmo(conn, context.partition_key)
     result = stage_dmo(database, object_store, dmo, run_key(context), log=context.log.info)
     if result.job_id is None:
-        return MaterializeResult(
-            metadata={"dmo": dmo.slug, "note": "no imported job waiting to be staged"},
-            check_results=[error_rate_result(0, 0, 1.0)],
-        )
+        return _nothing_staged(database, dmo, result.waiting)
     with database.connect() as conn:
         max_error_rate = job_config(conn, result.job_id)["validate"]["max_error_rate"]
         preview = previews.staged_preview(conn, result.job_id)
@@ -128,7 +142,6 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
             # Jobs staged in arrival order, and earlier ones promoted first (what their runs were about to do).
             "jobs_staged": MetadataValue.json(result.jobs_staged),
             "jobs_promoted_first": MetadataValue.json(result.promoted_first),
-            "staged_by_an_earlier_stage": result.staged_before,
             "records_read": result.records_read,
             **{f"action_{a}": n for a, n in sorted(result.actions.items())},
             "needs_review": result.needs_review,
@@ -154,6 +167,20 @@ def listing_stage(context: AssetExecutionContext, database: Database, object_sto
     )
 
 
+def _nothing_staged(database: Database, dmo: Dmo, waiting: StageResult | None) -> MaterializeResult:
+    """A stage that took no job says so, with no job's figures; its blocking check judges the job
+    an earlier stage staged that waits for promotion (what this run's promotion would take), if any."""
+    metadata: dict[str, Any] = {"dmo": dmo.slug, "nothing_to_do": True, "jobs_staged": MetadataValue.json([]),
+                                "note": "no imported job waiting to be staged"}
+    if waiting is None:
+        return MaterializeResult(metadata=metadata, check_results=[error_rate_result(0, 0, 1.0)])
+    with database.connect() as conn:
+        max_error_rate = job_config(conn, waiting.job_id)["validate"]["max_error_rate"]
+    metadata["checked_job_waiting_for_promotion"] = waiting.job_id
+    return MaterializeResult(metadata=metadata,
+                             check_results=[error_rate_result(waiting.records_read, waiting.errors, max_error_rate)])
+
+
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_stage], kinds={"postgres"})
 def listing_promotion(context: AssetExecutionContext, config: PromotionConfig, database: Database) -> MaterializeResult:
     """Approved staged rows applied to the canonical public tables (inserts, updates, soft deletes).
@@ -169,17 +196,23 @@ def listing_promotion(context: AssetExecutionContext, config: PromotionConfig, d
                             f"{job.error_rate} over {job.max_error_rate}); promote with accept_errors to override")
     with database.connect() as conn:
         preview = previews.live_preview(conn, dmo)
-    return MaterializeResult(metadata={
+    metadata = {
         "dmo": dmo.slug,
         "jobs_promoted": MetadataValue.json(result.jobs),
+        # earlier jobs, promoted before, whose rows people decided on were applied now
+        "jobs_of_decided_rows": MetadataValue.json(result.decided_jobs),
         "jobs_blocked": MetadataValue.json([j.id for j in result.blocked]),
         "jobs_errors_accepted": MetadataValue.json(result.accepted),
         **{f"promoted_{a}": n for a, n in sorted(result.promoted.items())},
         "promoted_total": sum(result.promoted.values()),
+        "nothing_to_do": not result.jobs and not result.promoted,
         "waiting_for_review": result.waiting_for_review,
         "live_listings": result.live_listings,
         "preview": preview,
-    })
+    }
+    # The version of the DMO's public listings: a promotion that changed none keeps it, so geocodes and
+    # images (which follow a changed version, enrichment_assets.py) start no run for it.
+    return MaterializeResult(metadata=metadata, data_version=DataVersion(result.state_version))
 
 
 listing_assets = [listing_raw_files, listing_stage, listing_promotion]

@@ -4,8 +4,9 @@ set-based SQL, as promotion does, rather than returning values to an IO manager:
 the rows that need it.
 
 Neither belongs to the import job, whose runs (`sadie import`, the inbox sensor) stay off the
-network: each has an eager automation condition, so `listing_enrichment_sensor` starts it for a
-DMO after each promotion of that DMO; `listing_enrichment_job` runs both by hand."""
+network: each has an eager automation condition on the promotion's data version, so
+`listing_enrichment_sensor` starts it for a DMO after each promotion of that DMO that changed its
+public listings (none for one that changed nothing); `listing_enrichment_job` runs both by hand."""
 
 import asyncio
 from typing import Any
@@ -35,6 +36,14 @@ from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
 PROMOTION = "listing_promotion"
+# Eager, but on a changed data version of the promotion, not on any materialisation of it: a promotion
+# that changed no listing keeps its version (assets.py), so it starts no run that would only retry
+# what failed (an image host that is gone) with nothing new to try.
+_PROMOTION_CHANGED = AutomationCondition.any_deps_match(
+    (AutomationCondition.data_version_changed() & ~AutomationCondition.executed_with_root_target())
+    | AutomationCondition.will_be_requested()).with_label("promotion_changed_listings")
+AFTER_A_CHANGE = AutomationCondition.eager().replace("any_deps_updated", _PROMOTION_CHANGED).with_label(
+    "eager_on_changed_listings")
 GEOCODE_PREVIEW = table_schema(("location", "int"), ("listing", "int"), ("name", "string"), ("address", "string"),
                                ("status", "string"), ("lat", "float"), ("lng", "float"), ("reason", "string"))
 IMAGE_PREVIEW = table_schema(("image", "int"), ("url", "string"), ("status", "string"), ("width", "int"),
@@ -45,6 +54,7 @@ class GeocodeConfig(Config):
     batch_size: int = Field(default=100, ge=1, description="addresses written per transaction")
     max_addresses: int | None = Field(default=None, ge=1, description="asked of the provider per run (None: all)")
     accept_approximate: bool = Field(default=False, description="write a town-level match as the position")
+    max_attempts: int = Field(default=3, ge=1, description="runs that ask about an address whose calls fail")
 
 
 class ImagesConfig(Config):
@@ -82,7 +92,7 @@ def _map_links(rows: list[tuple[Any, ...]]) -> MetadataValue:
 
 
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[PROMOTION], kinds={"postgres"},
-       pool="geocoder", automation_condition=AutomationCondition.eager())
+       pool="geocoder", automation_condition=AFTER_A_CHANGE)
 def listing_geocodes(context: AssetExecutionContext, config: GeocodeConfig, database: Database,
                      geocoder: GeocoderResource) -> MaterializeResult:
     """Coordinates for the DMO's listings that have none, from their address (Google Geocoding or
@@ -90,7 +100,8 @@ def listing_geocodes(context: AssetExecutionContext, config: GeocodeConfig, data
     with its reason in pipeline.location_geocodes."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
-    settings = geocodes.GeocodeSettings(config.batch_size, config.max_addresses, config.accept_approximate)
+    settings = geocodes.GeocodeSettings(config.batch_size, config.max_addresses, config.accept_approximate,
+                                        config.max_attempts)
 
     async def run() -> tuple[geocodes.GeocodeResult, dict[str, Any]]:
         try:
@@ -104,7 +115,8 @@ def listing_geocodes(context: AssetExecutionContext, config: GeocodeConfig, data
         context.log.warning(result.skipped)
     return MaterializeResult(metadata={
         "dmo": dmo.slug, "provider": result.provider, "endpoint": _endpoint(geocoder),
-        "candidates": result.candidates, "not_asked_again": result.unchanged, "from_cache": result.from_cache,
+        "candidates": result.candidates, "not_asked_again": result.unchanged, "given_up": result.given_up,
+        "from_cache": result.from_cache,
         "asked": result.asked, "left_for_next_run": result.left_for_next_run,
         **{f"located_{s}": n for s, n in sorted(result.outcomes.items())},
         "errors": result.outcomes.get("failed", 0), "errors_by_class": MetadataValue.json(dict(result.failures)),
@@ -115,13 +127,13 @@ def listing_geocodes(context: AssetExecutionContext, config: GeocodeConfig, data
 
 
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[PROMOTION], kinds={"postgres", "s3"},
-       automation_condition=AutomationCondition.eager())
+       automation_condition=AFTER_A_CHANGE)
 def listing_images(context: AssetExecutionContext, config: ImagesConfig, database: Database,
                    object_store: ObjectStore, image_fetcher: ImageFetcher) -> MaterializeResult:
     """The DMO's new image URLs downloaded, checked (type, size, a complete decode, dimensions),
     stored with resized variants under images/{dmo}/{listing_id}/, hashed, near duplicates of one
     listing dropped; public.listing_images carries each one's state, reason, stored URL, size and
-    hash. Failed images are tried again by the next runs."""
+    hash. Failed images are tried again by the next runs, max_attempts runs in all."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
 
@@ -135,7 +147,8 @@ def listing_images(context: AssetExecutionContext, config: ImagesConfig, databas
 
     result, hosts = asyncio.run(run())
     return MaterializeResult(metadata={
-        "dmo": dmo.slug, "listings": result.units, "downloaded": result.downloaded, "reused": result.reused,
+        "dmo": dmo.slug, "listings": result.units, "downloaded": result.downloaded,
+        "download_failures": result.tried - result.downloaded, "reused": result.reused,
         "bytes_downloaded": result.bytes_downloaded,
         **{f"images_{s}": n for s, n in sorted(result.statuses.items())},
         "errors": result.statuses.get("failed", 0), "errors_by_type": MetadataValue.json(dict(result.failures)),
@@ -153,4 +166,5 @@ listing_enrichment_job = define_asset_job(
 listing_enrichment_sensor = AutomationConditionSensorDefinition(
     "listing_enrichment_sensor", target=AssetSelection.assets(*enrichment_assets),
     default_status=DefaultSensorStatus.RUNNING, minimum_interval_seconds=30,
-    description="After each promotion of a DMO: its geocodes and images (the assets' eager conditions).")
+    description="After each promotion of a DMO that changed its listings: its geocodes and images (the assets' "
+                "conditions).")

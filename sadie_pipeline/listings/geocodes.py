@@ -3,7 +3,8 @@ promotion). Each location is geocoded by its normalised address (core.geocode.ad
 
 * an address asked before is answered by `pipeline.geocode_cache` (found or not: no second call);
 * an address whose last outcome settled it (no such address, only a town-level match, no street
-  line) is not asked again until the address changes; a failed call is tried again next run;
+  line) is not asked again until the address changes; a failed call is tried again by the next
+  runs, `max_attempts` runs in all, then left until the address changes;
 * the coordinates go to `public.locations` (where it still has none), and each location's outcome
   with its reason to `pipeline.location_geocodes`. A failure never touches the listing.
 
@@ -44,6 +45,7 @@ class GeocodeSettings:
     batch_size: int = 100
     max_addresses: int | None = None  # asked of the provider per run; the rest wait for the next run
     accept_approximate: bool = False  # a town-level match written as the listing's position
+    max_attempts: int = 3             # runs that ask about an address whose calls fail
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class GeocodeResult:
     provider: str = ""
     candidates: int = 0          # locations without coordinates
     unchanged: int = 0           # settled earlier for the same address: not asked again
+    given_up: int = 0            # of those, failed in max_attempts runs
     from_cache: int = 0          # addresses answered by the cache
     asked: int = 0               # addresses sent to the provider
     left_for_next_run: int = 0   # over max_addresses
@@ -85,7 +88,7 @@ async def geocode_dmo(db: Database, geocoder: GeocoderResource, dmo: Dmo, settin
     with db.connect() as conn:
         rows = conn.execute(sql("geocodes", "candidates"), {"dmo": dmo.id}).fetchall()
     result.candidates = len(rows)
-    todo, no_address = _work(rows, result)
+    todo, no_address = _work(rows, result, settings.max_attempts)
     if no_address:
         _write(db, result, {"": no_address}, {"": _Outcome(GeocodeStatus.NO_ADDRESS, "no street line, or no town "
                                                            "or postal code, to ask with")})
@@ -112,15 +115,18 @@ async def geocode_dmo(db: Database, geocoder: GeocoderResource, dmo: Dmo, settin
     return result
 
 
-def _work(rows: list[tuple[Any, ...]], result: GeocodeResult) -> tuple[dict[str, list[_Location]], list[_Location]]:
+def _work(rows: list[tuple[Any, ...]], result: GeocodeResult,
+          max_attempts: int) -> tuple[dict[str, list[_Location]], list[_Location]]:
     """The locations to geocode by address key, and those with nothing to ask with."""
     todo: dict[str, list[_Location]] = {}
     no_address: list[_Location] = []
-    for loc_id, listing_id, name, a1, a2, city, state, postal, country, last_key, last_status in rows:
+    for loc_id, listing_id, name, a1, a2, city, state, postal, country, last_key, last_status, attempts in rows:
         address = Address(a1, a2, city, state, postal, country)
         key = address_key(address)
-        if last_key == (key or "") and last_status in _NOT_ASKED_AGAIN:
+        spent = last_status == GeocodeStatus.FAILED and attempts >= max_attempts
+        if last_key == (key or "") and (last_status in _NOT_ASKED_AGAIN or spent):
             result.unchanged += 1
+            result.given_up += spent
             continue
         location = _Location(loc_id, listing_id, name, key or "", query_text(address), (country or "").strip() or None)
         if key is None:

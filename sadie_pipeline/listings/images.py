@@ -96,12 +96,13 @@ class _Row:
 @dataclass
 class ImagesResult:
     units: int = 0                   # listing_info rows whose images were decided
-    downloaded: int = 0              # URLs downloaded now
+    tried: int = 0                   # URLs whose download was tried now
+    downloaded: int = 0              # of those, downloaded, checked and stored (the rest failed)
     reused: int = 0                  # images decided from an earlier download of their URL
     bytes_downloaded: int = 0
     statuses: Counter[str] = field(default_factory=Counter)   # the decided images by status
     failures: Counter[str] = field(default_factory=Counter)   # failed downloads by failure
-    given_up: int = 0                # failed images whose tries are spent
+    given_up: int = 0                # failed images whose tries are spent, after this run
     left_for_next_run: int = 0       # units over max_images
     preview: list[tuple[Any, ...]] = field(default_factory=list)
     stored: list[str] = field(default_factory=list)
@@ -113,13 +114,16 @@ async def process_dmo_images(db: Database, store: ObjectStore, fetcher: ImageFet
     params = {"dmo": dmo.id, "max_attempts": settings.max_attempts}
     with db.connect() as conn:
         units = [r[0] for r in conn.execute(sql("images", "pending_units"), params)]
-        result = ImagesResult(given_up=conn.execute(sql("images", "given_up"), params).fetchone()[0])
+    result = ImagesResult()
     with ThreadPoolExecutor(settings.cpu_workers, thread_name_prefix="sadie-images") as cpu, \
             ThreadPoolExecutor(settings.io_workers, thread_name_prefix="sadie-images-io") as io:
         work = _Work(db, store, fetcher, dmo, settings, (cpu, io), result)
         for start in range(0, len(units), settings.units_per_query):
             await work.run(units[start:start + settings.units_per_query])
-            log(f"images: {result.units} of {len(units)} listings done, {result.downloaded} downloaded")
+            log(f"images: {result.units} of {len(units)} listings done, {result.downloaded} downloaded, "
+                f"{result.tried - result.downloaded} failed")
+    with db.connect() as conn:  # counted after the run: the tries it spent count
+        result.given_up = conn.execute(sql("images", "given_up"), params).fetchone()[0]
     return result
 
 
@@ -207,7 +211,8 @@ class _Work:
     def _count(self, decided: list[tuple[Any, ...]], new: dict[str, Fetch]) -> None:
         r = self.result
         r.units += 1
-        r.downloaded += len(new)
+        r.tried += len(new)
+        r.downloaded += sum(f.status == "ok" for f in new.values())
         r.reused += sum(1 for d in decided if d[1] not in new)
         r.failures.update(str(f.failure) for f in new.values() if f.status == "failed" and f.failure)
         for row_id, url, status, reason, _, _, width, height, phash, _ in decided:

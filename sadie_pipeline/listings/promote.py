@@ -23,11 +23,13 @@ _POLICY_TABLES = ("listings", "locations", "contact_info", "listing_info")
 @dataclass
 class PromoteResult:
     promoted: dict[str, int] = field(default_factory=dict)
-    jobs: list[int] = field(default_factory=list)  # the jobs promoted now (and those rows decided on were of)
+    jobs: list[int] = field(default_factory=list)  # the staged jobs promoted now
+    decided_jobs: list[int] = field(default_factory=list)  # earlier jobs whose rows people decided on went now
     blocked: list[job_queue.StagedJob] = field(default_factory=list)  # failed their error-rate check
     accepted: list[int] = field(default_factory=list)  # jobs whose errors were accepted now
     waiting_for_review: int = 0
     live_listings: int = 0
+    state_version: str = ""  # of the DMO's public listings after it: unchanged when it changed none
 
 
 @dataclass
@@ -110,9 +112,11 @@ def promote_jobs(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int])
                 _apply(conn, job_config(conn, batch.jobs[-1]), batch, params)
             params["jobs"] = sorted(set(batch.jobs) | set(staged_jobs))
             run(conn, "promote", "finish_jobs", params)
-            result = PromoteResult(promoted=dict(batch.actions), jobs=params["jobs"])
+            result = PromoteResult(promoted=dict(batch.actions), jobs=sorted(staged_jobs),
+                                   decided_jobs=sorted(set(batch.jobs) - set(staged_jobs)))
             result.waiting_for_review = conn.execute(sql("promote", "waiting_for_review"), params).fetchone()[0]
             result.live_listings = conn.execute(sql("promote", "live_listings"), params).fetchone()[0]
+            result.state_version = state_version(conn, dmo)
     finally:
         holder.release(LockSpace.PROMOTIONS, 0)
     return result
@@ -163,6 +167,13 @@ def _apply(conn: psycopg.Connection, config: dict[str, Any], b: _Batch, params: 
 def _when(conn: psycopg.Connection, needed: int, name: str, params: dict[str, Any]) -> None:
     if needed:
         run(conn, "promote", name, params)
+
+
+def state_version(conn: psycopg.Connection, dmo: Dmo) -> str:
+    """The version of the DMO's public listings: its listing_info rows and their newest change, which
+    every insert, update and soft delete stamps and a promotion that changed nothing leaves as it was."""
+    rows, changed = conn.execute(sql("promote", "state_version"), {"dmo": dmo.id}).fetchone()
+    return f"{rows} rows, changed {changed.isoformat() if changed else 'never'}"
 
 
 def live_listing_count(conn: psycopg.Connection, dmo: Dmo) -> int:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sadie_pipeline.listings import job_queue
 from sadie_pipeline.listings.importer import inbox_prefix
@@ -17,6 +18,9 @@ from sadie_pipeline.listings.states import JobStage
 from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
+
+if TYPE_CHECKING:
+    from dagster import DagsterInstance
 
 
 def import_file(database: Database, store: ObjectStore, slug: str, path: Path, promote: bool = True,
@@ -118,6 +122,53 @@ def summary_line(slug: str, outcome: dict[str, Any]) -> str:
     return head + (f"{s['inserted']} inserted, {s['updated']} updated, {s['unchanged']} unchanged, "
                    f"{s['duplicate']} duplicate, {s['deleted']} deleted, {s['needing_review']} needing review, "
                    f"{s['errors']} errors; {outcome['live']} listings now live")
+
+
+_DONE = {"insert": "inserted", "update": "updated", "delete": "deleted"}
+
+
+@dataclass
+class RunWork:
+    """What listings runs did for one DMO, read from their assets' materialisations."""
+    staged: list[int] = field(default_factory=list)     # jobs its stage took
+    promoted: list[int] = field(default_factory=list)   # staged jobs its promotion took
+    rows_promoted: dict[str, int] = field(default_factory=dict)  # rows its promotion applied, by action
+
+
+def runs_work(instance: DagsterInstance, run_ids: Sequence[str]) -> dict[str, RunWork]:
+    """By DMO, what the runs' listing_stage and listing_promotion did (a DMO whose runs materialised
+    neither, e.g. a stage that failed, is absent)."""
+    from dagster import DagsterEventType
+
+    work: dict[str, RunWork] = {}
+    for run_id in run_ids:
+        for record in instance.get_records_for_run(run_id, of_type=DagsterEventType.ASSET_MATERIALIZATION).records:
+            mat = record.event_log_entry.asset_materialization
+            if mat is None or mat.partition is None:
+                continue
+            meta, did = {k: v.value for k, v in mat.metadata.items()}, work.setdefault(mat.partition, RunWork())
+            if mat.asset_key.to_user_string() == "listing_stage":
+                did.staged += meta.get("jobs_staged") or []
+            elif mat.asset_key.to_user_string() == "listing_promotion":
+                did.promoted += meta.get("jobs_promoted") or []
+                did.rows_promoted.update({k.removeprefix("promoted_"): n for k, n in meta.items()
+                                          if k.startswith("promoted_") and k != "promoted_total"})
+    return work
+
+
+def work_line(database: Database, slug: str, work: RunWork) -> str:
+    """One line on what a run did for the DMO: the newest job it staged or promoted (summary_line);
+    else the rows people decided on it promoted; else that it had nothing to stage or promote."""
+    with database.connect() as conn:
+        dmo = get_dmo(conn, slug)
+        live = live_listing_count(conn, dmo)
+        if work.staged or work.promoted:
+            job_id = max(work.staged + work.promoted)
+            return summary_line(slug, {"job_id": job_id, "summary": job_summary(conn, job_id), "live": live})
+    if rows := sum(work.rows_promoted.values()):
+        counts = ", ".join(f"{n} {_DONE.get(a, a)}" for a, n in sorted(work.rows_promoted.items()) if n)
+        return f"{slug}: nothing to stage; {rows} rows people decided on promoted ({counts}); {live} listings now live"
+    return f"{slug}: nothing to stage or promote; {live} listings live"
 
 
 def blocked_jobs(db: Database, dmo: Dmo) -> str | None:

@@ -48,7 +48,9 @@ class StageResult:
     error_types: dict[str, int] = field(default_factory=dict)
     jobs_staged: list[int] = field(default_factory=list)  # every job this stage took, in order
     promoted_first: list[int] = field(default_factory=list)  # earlier jobs promoted before those
-    staged_before: bool = False  # the job was staged by an earlier stage (another run's, taking it in order)
+    # A stage that took no job (job_id None): the figures of the job staged earlier that waits for
+    # promotion (the run's own, staged by another run's stage, else the DMO's newest), if one does.
+    waiting: StageResult | None = None
 
 
 def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = None,
@@ -56,13 +58,16 @@ def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = 
     """The stage step, under the DMO's lock: the DMO's jobs waiting to be staged, in arrival order, up
     to the run's own (run_key: the root run's id; without jobs of its own, the DMO's newest job).
     Before each, the earlier jobs their runs meant to promote are promoted, so that concurrent runs
-    end where the same runs one after the other end. Returns the last job's result."""
+    end where the same runs one after the other end. Returns the last job's result; when there was
+    no job to stage, StageResult(None) with the job waiting for promotion (its check is judged again)."""
     with holding_dmo(db, dmo.id, dmo.slug, "stage", log) as holder:
         by = f"by the stage of {dmo.slug}"
         job_queue.reap_dead_jobs(db, holder, dmo.id, by)
         own = job_queue.run_jobs(db, dmo.id, run_key) or job_queue.newest_job(db, dmo.id)
         todo = job_queue.jobs_to_stage(db, holder, dmo.id, own, by)
-        result, promoted = _staged_before(db, own[-1]) if own and not todo else StageResult(None), []
+        if not todo:
+            return StageResult(None, waiting=_waiting(db, own[-1]) if own else None)
+        result, promoted = StageResult(None), []
         for job_id in todo:
             promoted += promote_before(db, holder, dmo, job_id)
             result = stage_job(db, store, dmo, job_id, holder, log, workers)
@@ -70,14 +75,15 @@ def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = 
         return result
 
 
-def _staged_before(db: Database, job_id: int) -> StageResult:
-    """The figures of a job another run's stage took already (in arrival order), so that this run's
-    check judges them too; StageResult(None) when the job is not staged."""
+def _waiting(db: Database, job_id: int) -> StageResult | None:
+    """The figures of the job when an earlier stage staged it and it waits for promotion, so that this
+    run's blocking check judges what its promotion would take; None for a job promoted, superseded
+    or not staged (an old job's figures would judge nothing this run does)."""
     with db.connect() as conn:
         stage = conn.execute("SELECT stage FROM pipeline.jobs WHERE id = %s", (job_id,)).fetchone()[0]
-        if stage in (JobStage.IMPORT, JobStage.IMPORTED, JobStage.STAGE):
-            return StageResult(None)
-        result = StageResult(job_id, staged_before=True)
+        if stage != JobStage.STAGED:
+            return None
+        result = StageResult(job_id)
         _summarise(conn, result)
     return result
 

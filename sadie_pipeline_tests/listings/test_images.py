@@ -90,7 +90,9 @@ def test_images_are_stored_checked_hashed_and_deduplicated(database, s3_object_s
     assert width > 500 and height > 300 and len(phash) == 16
     assert canonical.startswith(f"s3://{s3_object_store.bucket}/images/{SLUG}/") and canonical.endswith(".jpg")
     assert set(variants) == {"medium", "thumb"}
-    assert (meta["images_ok"], meta["images_duplicate"], meta["errors"], meta["downloaded"]) == (4, 1, 5, 10)
+    # downloaded: the five fetched and stored (a near duplicate too); the five refused are failures
+    assert (meta["images_ok"], meta["images_duplicate"], meta["errors"], meta["downloaded"]) == (4, 1, 5, 5)
+    assert meta["download_failures"] == 5
     assert meta["errors_by_type"] == {"not_an_image": 1, "too_large": 2, "truncated": 1, "too_small": 1}
     assert meta["preview"].records and f"s3://{s3_object_store.bucket}/images/" in meta["stored"]
 
@@ -106,7 +108,8 @@ def test_only_failed_images_are_tried_again_and_not_forever(database, s3_object_
     for attempt in (2, 3):
         sb.reset_stats()
         meta = run(database, s3_object_store, instance)
-        assert sb.stats("images")["requests"] == 5 and meta["downloaded"] == 5, attempt
+        assert sb.stats("images")["requests"] == 5 and meta["download_failures"] == 5, attempt
+        assert meta["downloaded"] == 0
         assert meta["images_ok"] == 2 and meta["errors"] == 5  # the failed ones' listings decided again
     sb.reset_stats()
     meta = run(database, s3_object_store, instance)  # three tries spent

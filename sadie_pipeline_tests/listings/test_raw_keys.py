@@ -206,9 +206,11 @@ def test_two_stages_of_one_job_at_once_stage_it_once(tmp_path, database, local_o
     for stage in stages:
         stage.join(30)
 
-    # One staged the job; the other, once it could hold the DMO, found it staged (and reports its figures).
-    assert sorted(r.staged_before for r in results) == [False, True]
-    assert {r.job_id for r in results} == {job_id}
+    # One staged the job; the other, once it could hold the DMO, found it staged: it staged nothing,
+    # and names the job waiting for promotion (whose figures its check judges).
+    staged, waited = sorted(results, key=lambda r: r.job_id is None)
+    assert (staged.job_id, staged.jobs_staged) == (job_id, [job_id])
+    assert (waited.job_id, waited.jobs_staged, waited.waiting.job_id) == (None, [], job_id)
     assert _staged_rows(database, job_id) == RESTAGED
 
 

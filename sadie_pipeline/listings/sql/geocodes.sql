@@ -2,9 +2,9 @@
 
 -- name: candidates
 -- The locations without coordinates of the listings the DMO shows, with what the last geocode of
--- each said and of which address (a location shared with another DMO is one row).
+-- each said, of which address and after how many runs (a location shared with another DMO is one row).
 SELECT DISTINCT ON (loc.id) loc.id, l.id, l.name, loc.address1, loc.address2, loc.city, loc.state, loc.zip,
-       loc.country, g.address_key, g.status
+       loc.country, g.address_key, g.status, coalesce(g.attempts, 0)
   FROM public.listing_info li
   JOIN public.listings l ON l.id = li.listing_id AND l.listing_status <> 'merged'
   JOIN public.locations loc ON loc.id = l.location_id

@@ -323,6 +323,12 @@ UPDATE pipeline.jobs SET stage = 'promoted', status = 'succeeded', finished_at =
 -- name: waiting_for_review
 SELECT count(*) FROM staging.listings WHERE dmo_id = %(dmo)s AND review_status = 'pending';
 
+-- name: state_version
+-- What the version of the DMO's public listings is made of: its listing_info rows and the newest
+-- updated_at among them (an insert, an update or a soft delete sets it; touch_unchanged_info does not).
+-- listing_info_dmo_updated_idx answers both without reading the table.
+SELECT count(*), max(updated_at) FROM public.listing_info WHERE dmo_id = %(dmo)s;
+
 -- name: live_listings
 -- Visible listing_info rows of the DMO whose listing is visible too: every listing_info has its
 -- listing (foreign key), so that is, whose listing is not among the hidden ones (a partial index).
