@@ -126,3 +126,24 @@ def code_version(*modules: str, data: Iterable[Path] = ()) -> str:
         digest.update(f"{Path(path).as_posix()}\0{len(source)}\0".encode())
         digest.update(source)
     return digest.hexdigest()[:16]
+
+
+# Data files a module reads by name, beyond the SQL beside a `queries` module (see data_files).
+_READS_BY_NAME: dict[str, tuple[str, ...]] = {"sadie_pipeline.core.booking.catalogue": ("data/booking_engines.json",)}
+
+
+def data_files(*modules: str) -> list[Path]:
+    """The files the modules' import closure reads by name: the .sql files of the sql/ folder beside
+    each `queries` module in it (sql_files.py), and the files of _READS_BY_NAME."""
+    root, found = package_root(), set()
+    for name, (path, _, _) in _closure(modules).items():
+        if name.rpartition(".")[2] == "queries":
+            found.update((root / path).parent.glob("sql/*.sql"))
+        found.update(root / relative for relative in _READS_BY_NAME.get(name, ()))
+    return sorted(found)
+
+
+def module_version(*modules: str) -> str:
+    """code_version of the modules with the data files their closure reads (data_files): the version
+    of an asset whose module is given, when no narrower one is declared."""
+    return code_version(*modules, data=data_files(*modules))

@@ -2,8 +2,9 @@
 
 Dagster says them once per decorated definition and again in every run and step process, so a day
 of `dagster dev` printed thousands of lines that buried real warnings. They are about APIs we chose
-on purpose (backfill policies, partitioned check specs), so they are silenced here, by category,
-on import, before any definition is built; every other warning still shows."""
+on purpose (backfill policies, partitioned check specs, Definitions.map_asset_specs in catalog.py),
+so they are silenced here, by category, on import, before any definition is built; every other
+warning still shows."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""The one Definitions object of the code location: each domain's definitions plus shared resources."""
+"""The one Definitions object of the code location: each domain's definitions plus shared resources,
+catalogued (catalog.py: lineage across domains, external assets, versions, owners, freshness)."""
 
 from dagster import Definitions
 
 # imported before the domains, whose decorators say the warnings: it silences them on import
 import sadie_pipeline.dagster_warnings  # noqa: F401
+from sadie_pipeline.catalog import catalogued
 from sadie_pipeline.hotels import definitions as hotels
 from sadie_pipeline.io_managers import io_manager_resources
 from sadie_pipeline.listings import definitions as listings
@@ -15,10 +17,9 @@ def build_defs() -> Definitions:
     """The definitions for the environment as it is now: each resource setting an EnvVar when its
     variable is set (see resource_defs), schedules in SADIE_SCHEDULE_TIMEZONE."""
     shared = shared_resources()
+    domains = Definitions.merge(listings.build_defs(), hotels.build_defs(), operations.build_defs())
     return Definitions.merge(
-        listings.build_defs(),
-        hotels.build_defs(),
-        operations.build_defs(),
+        catalogued(domains),
         # the IO managers store through the same database and object store
         Definitions(resources={**shared, **io_manager_resources(shared["database"], shared["object_store"])}),
     )

@@ -26,17 +26,29 @@ from sadie_pipeline.io_managers import POSTGRES_IO_MANAGER
 LEADS_SCHEMA = "sadie_leads"
 _TABLES = MetaData(schema=LEADS_SCHEMA)
 
+# Each column's comment is its description in the UI (column_schema); shared ones are named once.
+_HOTEL_ID = "The hotel (sadie_gtm.hotels.id)."
+_REGION = "The hotel's region, an ISO 3166-2 code (US-FL): the partition the row belongs to."
+_CITY = "The hotel's city."
+
 LEAD_SCORES = Table(
     "lead_scores", _TABLES,
-    Column("hotel_id", BigInteger), Column("region", Text), Column("city", Text),
-    Column("score", SmallInteger), *(Column(name, Double) for name in COMPONENTS),
-    Column("scored_at", DateTime(timezone=True)))
+    Column("hotel_id", BigInteger, comment=_HOTEL_ID), Column("region", Text, comment=_REGION),
+    Column("city", Text, comment=_CITY),
+    Column("score", SmallInteger, comment="The lead score, 0-100: the sum of the components' points."),
+    *(Column(name, Double, comment=f"Points of the {name.replace('_', ' ')} component (core/scoring.py; "
+                                   "its inputs are in the hotel's score_details).") for name in COMPONENTS),
+    Column("scored_at", DateTime(timezone=True), comment="When the hotel was last scored."))
 
 LAUNCHED_LEADS = Table(
     "launched_leads", _TABLES,
-    Column("hotel_id", BigInteger), Column("region", Text), Column("city", Text), Column("name", Text),
-    Column("score", SmallInteger), Column("tier", SmallInteger),
-    Column("launched_at", DateTime(timezone=True)))
+    Column("hotel_id", BigInteger, comment=_HOTEL_ID), Column("region", Text, comment=_REGION),
+    Column("city", Text, comment=_CITY),
+    Column("name", Text, comment="The hotel's name: its golden record's, else the name it was discovered with."),
+    Column("score", SmallInteger, comment="The hotel's lead score, 0-100."),
+    Column("tier", SmallInteger,
+           comment="Its booking engine's tier in the catalogue (1 or 2; the launch takes tier 1 by default)."),
+    Column("launched_at", DateTime(timezone=True), comment="When the hotel went live (status 5, LIVE)."))
 
 
 
@@ -44,15 +56,21 @@ LAUNCHED_LEADS = Table(
 def layer_table(name: str) -> Table:
     """An enrichment layer's value: one row per hotel its run took up, what became of it
     (ok, dead_letter, skipped; the error class or the reason) and what it found."""
-    return Table(name, _TABLES, Column("hotel_id", BigInteger), Column("region", Text), Column("layer", Text),
-                 Column("outcome", Text), Column("detail", Text), Column("attempts", SmallInteger),
-                 Column("value", JSONB))
+    return Table(name, _TABLES, Column("hotel_id", BigInteger, comment=_HOTEL_ID),
+                 Column("region", Text, comment=_REGION),
+                 Column("layer", Text, comment="The enrichment layer (the asset's name)."),
+                 Column("outcome", Text, comment="The hotel's latest outcome: ok, dead_letter or skipped."),
+                 Column("detail", Text, comment="A dead letter's error class, or why the hotel was skipped."),
+                 Column("attempts", SmallInteger, comment="Attempts that outcome took, retries included."),
+                 Column("value", JSONB, comment="What the layer found (ok), or the last error of a dead letter."))
 
 
 def column_schema(table: Table) -> TableSchema:
-    """The table's columns as Dagster's column schema (the IO manager creates the table with these types)."""
+    """The table's columns as Dagster's column schema (the IO manager creates the table with these
+    types), each described by its comment."""
     dialect = PGDialect_psycopg()
-    return TableSchema(columns=[TableColumn(name=c.name, type=type_name(c.type, dialect)) for c in table.columns])
+    return TableSchema(columns=[TableColumn(name=c.name, type=type_name(c.type, dialect), description=c.comment)
+                                for c in table.columns])
 
 
 def region_table(table: Table) -> dict[str, Any]:

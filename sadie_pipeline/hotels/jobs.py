@@ -8,11 +8,15 @@ def service_tags(*services: str) -> dict[str, str]:
     return {f"sadie/service-{s}": "true" for s in services}
 
 
+# The UI's "Auto-materialize off" tag on this job is Dagster's global switch of its sensorless
+# daemon, which this code location does not use; the description says what does run the chain.
 hotel_leads_job = define_asset_job(
     "hotel_leads_job",
     selection=AssetSelection.groups("hotel_leads"),
     description="The whole chain for the selected regions: discover, resolve, fetch, detect, enrich, "
-                "golden records, score, launch and export.",
+                "golden records, score, launch and export. Unattended, hotel_automation_sensor (running "
+                "by default, whatever the 'Auto-materialize' tag says) runs entities to scores after each "
+                "discovery; those runs are listed under the sensor, not under this job.",
     tags=service_tags("serper", "websites", "llm", "rdap", "dns", "onedrive"),
 )
 
