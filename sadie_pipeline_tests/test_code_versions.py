@@ -9,12 +9,10 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from sadie_pipeline import code_versions
 from sadie_pipeline.code_versions import import_closure, package_root
 
 _VERSIONS = """
@@ -96,17 +94,3 @@ def test_a_change_outside_the_closures_changes_no_version(tmp_path, release):
     _append(package / "hotels/exports/workbook.py", A_RULE)  # the export's layout: no derived data of ours
     assert _changed(release, versions_of(package)) == set()
 
-
-def test_the_digests_cost_about_ten_milliseconds():
-    """Every version of both pipelines from a cold cache, as an import computes them (each file read
-    and parsed once). The figure is printed; the bound only catches a parse of whole files or of
-    other packages (about 100 ms)."""
-    code_versions._module.cache_clear()
-    start = time.perf_counter()
-    for modules in (("sadie_pipeline.listings.importer", "sadie_pipeline.listings.sources.pull"),
-                    ("sadie_pipeline.listings.stage_files", "sadie_pipeline.listings.repository"),
-                    ("sadie_pipeline.core.matching",), ("sadie_pipeline.hotels.entities",)):
-        code_versions.code_version(*modules)
-    elapsed_ms = (time.perf_counter() - start) * 1000
-    print(f"code versions: {elapsed_ms:.1f} ms for {code_versions._module.cache_info().currsize} names")
-    assert elapsed_ms < 75
