@@ -428,13 +428,19 @@ def sandbox() -> None:
 
 @sandbox.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
-@click.option("--port", default=8765, type=int, show_default=True, help="port of the HTTP services")
-@click.option("--dns-port", default=8753, type=int, show_default=True, help="port of the DNS service (UDP)")
+@click.option("--port", default=8765, type=click.IntRange(0, 65535), show_default=True, envvar="SADIE_SANDBOX_PORT",
+              help="port of the HTTP services (SADIE_SANDBOX_PORT; the demo DMOs' sources are there)")
+@click.option("--dns-port", default=8753, type=click.IntRange(0, 65535), show_default=True,
+              help="port of the DNS service (UDP; 0 = any free port)")
 def sandbox_serve(host: str, port: int, dns_port: int) -> None:
     """Serve the sandbox until Ctrl-C; prints the base URLs to point the clients at."""
     from sadie_pipeline.sandbox.__main__ import serve
 
-    serve(host, port, dns_port=dns_port)
+    try:
+        serve(host, port, dns_port=dns_port)
+    except OSError as exc:  # a port in use: say which, not a traceback
+        raise click.ClickException(f"the sandbox cannot listen on {host}:{port} or DNS port {dns_port}: "
+                                   f"{exc.strerror or exc}") from exc
 
 
 @main.command("demo")

@@ -6,8 +6,15 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from sadie_pipeline.settings import SAMPLE_DIR, environ, sadie_home
+
+if TYPE_CHECKING:
+    from dagster import DagsterInstance
+
+    from sadie_pipeline.resources.database import Database
+    from sadie_pipeline.resources.object_store import ObjectStore
 
 SAMPLE_DMOS = [
     ("visit-pei", "Tourism PEI", "visit-pei.csv"),
@@ -116,7 +123,19 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     run_hotel_demo(database, echo)
     from sadie_pipeline.web.demo import demo_admin
     echo(demo_admin(database))
-    echo("\nOpen the Dagster UI on the same data with: make dev")
+    echo("\nOpen the Dagster UI on the same data with: make dev" + dev_sandbox_note())
+
+
+def dev_sandbox_note() -> str:
+    """Where `make dev` serves the sandbox the demo's pulled DMOs keep as their source."""
+    from sadie_pipeline.sandbox.env import stable_port
+
+    try:
+        port = stable_port()
+    except ValueError:  # the demo's section said so already
+        return ""
+    return (f" (it serves the sandbox at http://127.0.0.1:{port} too, so the demo DMOs pulled from it can be "
+            "pulled again)") if port else ""
 
 
 DEMO_REGION, DEMO_CITIES = "US-FL", ["Miami", "Miami Beach", "Orlando", "Key West"]
@@ -145,9 +164,11 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
             resolved(configured("object_store")).put_file(f"inbox/hotels/{DEMO_REGION}/hotels.csv", SAMPLE_DIR / "hotels-us-fl.csv")
             # The sandbox's own quotas are generous; production keeps the resources' default paces.
             fast = {key: configured(key, requests_per_minute=600) for key in ("serper", "groq", "anthropic")}
+            instance = DagsterInstance.get()
             # built now: its resources take the sandbox's settings just put in the environment
             result = build_defs().resolve_job_def("hotel_leads_job").execute_in_process(
-                instance=DagsterInstance.get(), partition_key=DEMO_REGION, raise_on_error=False, resources=fast,
+                instance=instance, partition_key=DEMO_REGION, raise_on_error=False, resources=fast,
+                tags=inbox_sensor_request(instance, database, resolved(configured("object_store"))),
                 run_config={"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}})
             if not result.success:
                 echo("the hotel run failed; see the run in the Dagster UI")
@@ -175,3 +196,18 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
         echo(f"  {label}: {counted(e['hotels'], 'hotel')}, {counted(e['decision_makers'], 'decision maker')} -> {where}")
     for message in announced:
         echo(f"\n== Slack #{message['channel_name']} (sandbox) ==\n{message['text']}")
+
+
+def inbox_sensor_request(instance: DagsterInstance, database: Database, store: ObjectStore) -> dict[str, str]:
+    """The demo's run as the one hotel_inbox_sensor asks for the demo's list: its tags, run key
+    and sensor name. Dagster starts a sensor's run key once, so the first tick of `make dev`'s
+    daemon finds the key taken and starts nothing (the sensor knows files by its cursor only)."""
+    from dagster import build_sensor_context
+    from dagster._core.storage.tags import RUN_KEY_TAG, SENSOR_NAME_TAG
+
+    from sadie_pipeline.hotels.intake import hotel_inbox_sensor
+
+    context = build_sensor_context(instance=instance, resources={"database": database, "object_store": store})
+    requests = [r for r in hotel_inbox_sensor(context).run_requests if r.partition_key == DEMO_REGION]
+    return {**requests[0].tags, SENSOR_NAME_TAG: hotel_inbox_sensor.name,
+            RUN_KEY_TAG: requests[0].run_key} if requests else {}

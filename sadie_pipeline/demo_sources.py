@@ -4,8 +4,9 @@ GeoJSON extract and two scraped sites pulled over HTTP), imported and promoted, 
 its images processed, all against the bundled sandbox, with one line per DMO.
 
 The DMOs' configs and files are in data/sample/source-types/ (its README says what each one
-shows). They name the sandbox as `{sandbox}`: its port is chosen when it starts, so the demo
-fills it in before it registers a config or drops a file.
+shows). They name the sandbox as `{sandbox}`, which the demo fills in before it registers a config
+or drops a file. The sandbox listens on SADIE_SANDBOX_PORT (8765), the port `make dev` serves it
+on, so the pulled DMOs can be pulled again after the demo (0 picks a free port: tests).
 
     results = run_source_types_demo(database, store, echo)   # {slug: DemoResult}
 """
@@ -109,12 +110,22 @@ def run_source_types_demo(database: Database, store: ObjectStore,
     """Registers, imports, promotes and enriches each demo DMO on a sandbox of its own; a DMO
     that fails prints its one line and the others go on."""
     from sadie_pipeline.sandbox import Sandbox
+    from sadie_pipeline.sandbox.env import PORT_ENV, stable_port
 
     echo("\n== one DMO per source type (on the bundled sandbox) ==")
+    # Decision (issue "Runs only when there is work"): the pulled DMOs keep working after the demo
+    # because the sandbox has one stable address, which `make dev` serves too, rather than being
+    # paused as demo-only: a data engineer expects to pull a demo DMO again from the UI.
     try:
-        sb = Sandbox(seed=7).start()
-    except Exception as exc:  # a machine that cannot open a local port: the rest of the demo goes on
-        echo(f"  skipped: the sandbox did not start ({first_line(exc)})")
+        port = stable_port()
+    except ValueError as exc:
+        echo(f"  skipped: {exc}")
+        return {}
+    try:
+        sb = Sandbox(seed=7, port=port).start()
+    except Exception as exc:  # a port in use, or none to open: the rest of the demo goes on
+        echo(f"  skipped: the sandbox did not start on port {port} ({first_line(exc)}); a `make dev` running "
+             f"serves it there: stop it, or set {PORT_ENV} to a free port for both make demo and make dev")
         return {}
     results: dict[str, DemoResult] = {}
     try:

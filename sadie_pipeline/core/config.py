@@ -31,7 +31,7 @@ from pydantic_core import PydanticCustomError
 
 from sadie_pipeline.core.categories import VOCABULARY
 from sadie_pipeline.core.fields import CANONICAL_FIELDS
-from sadie_pipeline.core.schedules import ScheduleError, cron_of
+from sadie_pipeline.core.schedules import Frequency, ScheduleError, cron_of
 from sadie_pipeline.core.sources.config import (
     HttpSettings,
     HttpUrl,
@@ -41,6 +41,7 @@ from sadie_pipeline.core.sources.config import (
     SourceAuth,
     SourceType,
     check_source,
+    pulled,
 )
 
 MERGE_POLICIES = ("latest_wins", "skip_if_exists", "field_level_merge")
@@ -98,6 +99,22 @@ def _schedule(value: str) -> str:
     return value.strip().lower()
 
 
+# merge_config(stored=True): a config read back from the database, saved before a check that
+# refuses new configs existed; it is read as saved so that nothing reading it fails.
+STORED = "stored"
+
+
+def _pulled_when_scheduled(schedule: str, source_type: Any, url: Any, info: ValidationInfo) -> str:
+    """A schedule other than manual needs a source that is pulled: a file source without a url has
+    nothing to pull (its files come through the inbox), and the pull sensor could only skip it."""
+    if (schedule == Frequency.MANUAL or (info.context or {}).get(STORED) or not isinstance(source_type, SourceType)
+            or pulled(source_type, url)):
+        return schedule
+    raise PydanticCustomError(
+        "unpulled_schedule", "{source} source without import.url has nothing to pull (its files come through "
+        "the inbox): leave the schedule manual, or give import.url", {"source": f"a {source_type.value}"})
+
+
 CanonicalField = Annotated[str, AfterValidator(_canonical)]
 ImportSchedule = Annotated[str, AfterValidator(_schedule)]
 Category = Annotated[str, AfterValidator(_category)]
@@ -135,6 +152,14 @@ class ImportConfig(_Section):
         check_source(self.source_type, {name: getattr(self, name) for name in
                                         ("url", "auth", "paging", "records_path", "incremental", "selectors")})
         return self
+
+    @field_validator("schedule")
+    @classmethod
+    def _scheduled_source_is_pulled(cls, value: str, info: ValidationInfo) -> str:
+        # declared after source_type and url, so both are in info.data unless they failed their own checks
+        if "url" not in info.data:
+            return value
+        return _pulled_when_scheduled(value, info.data.get("source_type"), info.data["url"], info)
 
     @field_validator("delimiter")
     @classmethod
@@ -230,6 +255,14 @@ class DmoConfig(_Section):
     # an older place of import.schedule, still read when that one is manual (repository.upsert_dmo)
     schedule: ImportSchedule = "manual"
 
+    @field_validator("schedule")
+    @classmethod
+    def _scheduled_source_is_pulled(cls, value: str, info: ValidationInfo) -> str:
+        section = info.data.get("import_")
+        if section is None:  # the import section failed its own checks, which name the problem
+            return value
+        return _pulled_when_scheduled(value, section.source_type, section.url, info)
+
 
 DEFAULT_CONFIG: dict[str, Any] = DmoConfig().model_dump(by_alias=True)
 
@@ -297,15 +330,17 @@ def _known_keys(path: KeyPath) -> list[str]:
 
 # --- merging ---------------------------------------------------------------------------------
 
-def merge_config(overrides: dict[str, Any] | None) -> dict[str, Any]:
+def merge_config(overrides: dict[str, Any] | None, *, stored: bool = False) -> dict[str, Any]:
     """Defaults overlaid with a DMO's config (dicts merge, everything else replaces), checked
-    against DmoConfig; a plain dict keyed as in the JSON. Raises ConfigError naming every problem."""
+    against DmoConfig; a plain dict keyed as in the JSON. Raises ConfigError naming every problem.
+    `stored=True` reads a config saved in the database, as it was saved: the checks that refuse a
+    new config for what a stored one may hold (a schedule on a source that is not pulled) pass."""
     if overrides is not None and not isinstance(overrides, dict):
         raise ConfigError(f"the config should be a JSON object (got {type(overrides).__name__})")
     merged = copy.deepcopy(DEFAULT_CONFIG)
     _merge_into(merged, overrides or {})
     try:
-        return DmoConfig.model_validate(merged).model_dump(by_alias=True)
+        return DmoConfig.model_validate(merged, context={STORED: stored}).model_dump(by_alias=True)
     except ValidationError as exc:
         raise ConfigError(_problems(exc)) from None
 

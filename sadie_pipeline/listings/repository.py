@@ -87,7 +87,7 @@ def snapshot_config(conn: psycopg.Connection, job_id: int, dmo: Dmo) -> dict[str
 
 def job_config(conn: psycopg.Connection, job_id: int) -> dict[str, Any]:
     row = conn.execute("SELECT config_params FROM pipeline.job_configs WHERE job_id = %s", (job_id,)).fetchone()
-    return merge_config(row[0] if row else {})
+    return merge_config(row[0] if row else {}, stored=True)  # saved before a check existed: read as saved
 
 
 def set_job_state(conn: psycopg.Connection, job_id: int, *, stage: JobStage, status: JobStatus,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +12,19 @@ from .services import login as login_service
 from .services import slack as slack_service
 
 CLIENT_KEY = "sandbox-key-not-a-secret"  # what `client_env` gives as API keys unless a service expects another
+# The one address of the sandbox that `make demo` and `make dev` share: the demo's pulled DMOs keep
+# it in their configs, so they can be pulled again while `make dev` serves the sandbox there.
+PORT_ENV = "SADIE_SANDBOX_PORT"
+STABLE_PORT = 8765
+
+
+def stable_port() -> int:
+    """SADIE_SANDBOX_PORT, else 8765; 0 is any free port (tests side by side), for a demo whose
+    pulled DMOs need not be pulled again."""
+    value = os.environ.get(PORT_ENV, "").strip() or str(STABLE_PORT)
+    if not value.isdigit() or int(value) > 65535:
+        raise ValueError(f"{PORT_ENV} should be a port number from 0 to 65535, not {value!r}")
+    return int(value)
 
 
 def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: str = CLIENT_KEY) -> dict[str, str]:

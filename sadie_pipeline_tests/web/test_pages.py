@@ -66,8 +66,9 @@ def test_sources_show_each_dmo_and_admins_edit_configs_with_validation(web, data
         bad = ada.post("/sources/visit-pei/config", data={"csrf_token": token,
                                                           "config": '{"validate": {"max_error_rate": 2}}'})
         assert bad.status_code == 422 and "max_error_rate" in bad.text
-        good = ada.post("/sources/visit-pei/config", data={"csrf_token": token,
-                                                           "config": '{"import": {"schedule": "daily"}}'},
+        # a file source has nothing to pull on a schedule: given a url it has
+        pulled = '{"import": {"url": "https://visit-pei.test/listings.csv", "schedule": "daily"}}'
+        good = ada.post("/sources/visit-pei/config", data={"csrf_token": token, "config": pulled},
                         follow_redirects=True)
         assert "saved as config version 2" in good.text and "manual → daily" in good.text
         assert "next at" in good.text

@@ -135,6 +135,12 @@ class HttpSettings(_Section):
 
 # --- which source type takes what -------------------------------------------------------------
 
+def pulled(source_type: SourceType, url: str | None) -> bool:
+    """Whether the source is pulled (an API, or a file at a URL) rather than dropped in the inbox:
+    only such a source can be pulled on a schedule."""
+    return source_type in API_SOURCES or bool(url)
+
+
 def check_source(source_type: SourceType, settings: dict[str, Any]) -> None:
     """Raises PydanticCustomError naming the first setting the source type refuses or misses."""
     given = {k for k, v in settings.items() if v is not None}

@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sadie_pipeline.core.config import merge_config
-from sadie_pipeline.core.sources.config import API_SOURCES, SourceType
+from sadie_pipeline.core.sources.config import API_SOURCES, SourceType, pulled
 from sadie_pipeline.core.sources.records import Item
 from sadie_pipeline.listings.importer import ImportResult, import_inbox_file, run_import
 from sadie_pipeline.listings.queries import run, sql
@@ -51,13 +51,13 @@ Log = Callable[[str], None]
 
 def is_pulled(config: dict[str, Any]) -> bool:
     """Whether the DMO's source is pulled (an API, or a file at a URL) rather than dropped in the inbox."""
-    return config["import"]["source_type"] in API_SOURCES or bool(config["import"].get("url"))
+    return pulled(SourceType(config["import"]["source_type"]), config["import"].get("url"))
 
 
 def current_config(database: Database, dmo: Dmo) -> dict[str, Any]:
     with database.connect() as conn:
         row = run(conn, "pulls", "current_config", {"dmo": dmo.id}).fetchone()
-    return merge_config(row[0] if row else {})
+    return merge_config(row[0] if row else {}, stored=True)  # a config saved before a check existed still imports
 
 
 def pull_source(database: Database, store: ObjectStore, slug: str, *, run_key: str | None = None,

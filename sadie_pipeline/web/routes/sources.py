@@ -47,10 +47,21 @@ def source(request: Request, user: Viewer, slug: str) -> Response:
         [info] = rows(conn, "sources", "sources", {"dmos": None, "slug": slug})
         config = one(conn, "sources", "config", {"slug": slug})
         jobs = rows(conn, "jobs", "jobs", {"dmos": None, "dmo": slug, "stage": None, "before": 2**62, "limit": 20})
-    info["next_run"] = _next(info["schedule"], dt.datetime.now(dt.UTC))
+    stale = _failed_checks(config["config_params"] if config else {})
+    info["next_run"] = None if stale else _next(info["schedule"], dt.datetime.now(dt.UTC))
     text = json.dumps(config["config_params"] if config else {}, indent=2, sort_keys=True)
     return render(request, "source.html", dmo=dmo, info=info, config=config, config_text=text, jobs=jobs,
-                  problems=None)
+                  problems=None, stale=stale)
+
+
+def _failed_checks(params: dict[str, Any]) -> list[str]:
+    """The checks a config saved before they existed fails (say a schedule on a source with nothing
+    to pull, which still imports, but whose schedule the pull sensor skips until it is saved again)."""
+    try:
+        merge_config(params)
+    except ConfigError as exc:
+        return [str(p) for p in exc.problems]
+    return []
 
 
 @router.post("/sources/{slug}/config", response_class=HTMLResponse)
@@ -80,7 +91,7 @@ def _config_problems(request: Request, user: Any, slug: str, text: str, problems
         config = one(conn, "sources", "config", {"slug": slug})
     info["next_run"] = _next(info["schedule"], dt.datetime.now(dt.UTC))
     return render(request, "source.html", status_code=422, dmo=dmo, info=info, config=config, config_text=text,
-                  jobs=[], problems=problems.splitlines())
+                  jobs=[], problems=problems.splitlines(), stale=[])
 
 
 def _what_changes(before: dict | None, after: dict | None, schedule: str, open_jobs: list[dict]) -> str:
