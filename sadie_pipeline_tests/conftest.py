@@ -4,6 +4,8 @@ over HTTP); a Dagster instance."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,10 @@ from sadie_pipeline.migrations import upgrade
 from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline_tests.fixtures.postgres import admin_url, database_url
+
+# `make test` exports the developer's DAGSTER_HOME (.sadie/dagster): a run a test starts without a
+# webserver (the web app runs it in-process) goes to a throwaway instance, never to theirs.
+os.environ["DAGSTER_HOME"] = tempfile.mkdtemp(prefix="sadie-test-dagster-")
 
 pytest_plugins = ["sadie_pipeline_tests.fixtures.s3", "sadie_pipeline_tests.fixtures.sandbox",
                   "sadie_pipeline_tests.fixtures.postgres", "sadie_pipeline_tests.fixtures.chromium"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sadie_pipeline.core import listing_fields
 from sadie_pipeline.core.categories import CategoryMapper
 from sadie_pipeline.core.fields import (
     CANONICAL_FIELDS,
@@ -16,17 +17,7 @@ from sadie_pipeline.core.fields import (
 )
 from sadie_pipeline.core.hashing import change_hash, listing_match_hash, source_id_for
 from sadie_pipeline.core.hours import HoursError, parse_hours
-from sadie_pipeline.core.normalize import (
-    PhoneError,
-    apply_case,
-    clean_whitespace,
-    country_code,
-    normalize_email,
-    normalize_url,
-    phone_to_e164,
-    split_list,
-    title_case,
-)
+from sadie_pipeline.core.normalize import apply_case, clean_whitespace, country_code, split_list, title_case
 
 # Kept as given until parsed: their newlines separate items.
 _UNCLEANED_FIELDS = ("images", "hours")
@@ -103,6 +94,11 @@ class RecordTransformer:
         for label, name in self.required:
             if not rec.get(name):
                 errors.append(RecordError("missing_field", f"required field {label} is empty"))
+        if rec.get("name"):
+            try:
+                listing_fields.name(rec["name"])
+            except listing_fields.FieldError as exc:
+                errors.append(RecordError("invalid_type", str(exc)))
 
         self._coordinates(rec, errors)
         self._contacts(rec, errors)
@@ -129,19 +125,14 @@ class RecordTransformer:
 
     def _coordinates(self, rec: dict[str, Any], errors: list[RecordError]) -> None:
         for name, bounds in (("lat", self.lat_bounds), ("lng", self.lng_bounds)):
-            value = rec.get(name)
-            if value in (None, ""):
-                rec[name] = None
-                continue
             try:
-                number = float(value)
-            except (TypeError, ValueError):
-                errors.append(RecordError("invalid_type", f"locations.{name} is not numeric: {value!r}"))
-                rec[name] = None
-                continue
-            if not bounds[0] <= number <= bounds[1]:
-                errors.append(RecordError("out_of_bounds", f"locations.{name} {number} outside {bounds}"))
-            rec[name] = round(number, self.round_to) if self.round_to is not None else number
+                number = listing_fields.coordinate(rec.get(name), name, bounds)
+            except listing_fields.FieldError as exc:
+                kind = "out_of_bounds" if exc.problem is listing_fields.Problem.OUT_OF_RANGE else "invalid_type"
+                errors.append(RecordError(kind, f"locations.{exc}"))
+                number = None
+            value = float(number) if number is not None else None
+            rec[name] = round(value, self.round_to) if value is not None and self.round_to is not None else value
         box = self.geo_box
         if box and rec.get("lat") is not None and rec.get("lng") is not None:
             inside = box["min_lat"] <= rec["lat"] <= box["max_lat"] and box["min_lng"] <= rec["lng"] <= box["max_lng"]
@@ -149,29 +140,25 @@ class RecordTransformer:
                 errors.append(RecordError("out_of_bounds", f"({rec['lat']}, {rec['lng']}) is outside the DMO's area"))
 
     def _contacts(self, rec: dict[str, Any], errors: list[RecordError]) -> None:
+        """The same rules as a person's edit (core/listing_fields.py); the DMO's data_types decide whether
+        a bad e-mail or phone fails the record, or is dropped (an e-mail) or kept as given (a phone)."""
         try:
-            rec["email"] = normalize_email(rec.get("email"))
-        except ValueError as exc:
+            rec["email"] = listing_fields.email(rec.get("email"))
+        except listing_fields.FieldError as exc:
             if self.types.get("email") == "email":
                 errors.append(RecordError("invalid_type", str(exc)))
             rec["email"] = None
-        phone = rec.get("local_phone")
         rec["international_phone"] = None
-        if phone:
-            try:
-                e164 = phone_to_e164(phone, self.region)
-                rec["international_phone"] = e164
-                rec["local_phone"] = _national(e164) if e164.startswith("+1") else phone
-            except PhoneError as exc:
-                if self.types.get("local_phone") == "phone":
-                    errors.append(RecordError("invalid_type", str(exc)))
+        try:
+            phone = listing_fields.phone(rec.get("local_phone"), self.region)
+        except listing_fields.FieldError as exc:
+            if self.types.get("local_phone") == "phone":
+                errors.append(RecordError("invalid_type", str(exc)))
+            phone = None
+        if phone is not None:
+            rec["local_phone"], rec["international_phone"] = phone.local, phone.international
         for name in URL_FIELDS:
             try:
-                rec[name] = normalize_url(rec.get(name))
-            except ValueError as exc:
-                errors.append(RecordError("invalid_type", f"{name}: {exc}"))
-
-
-def _national(e164: str) -> str:
-    d = e164[2:]
-    return f"({d[:3]}) {d[3:6]}-{d[6:]}"
+                rec[name] = listing_fields.web_url(rec.get(name), name)
+            except listing_fields.FieldError as exc:
+                errors.append(RecordError("invalid_type", str(exc)))

@@ -1,11 +1,13 @@
-"""The JSON API's typed shapes (they are its OpenAPI schema at /docs)."""
+"""The JSON API's typed shapes (they are its OpenAPI schema at /docs). What the API serves keeps to
+the field rules (core/listing_fields.py): an e-mail, phone or URL they refuse is served as null."""
 
 from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Hours(BaseModel):
@@ -19,6 +21,7 @@ class Hours(BaseModel):
 
 
 class Contact(BaseModel):
+    """Only values the field rules accept: http(s) URLs, e-mail addresses, phone numbers (else null)."""
     name: str | None = None
     email: str | None = None
     local_phone: str | None = None
@@ -35,7 +38,7 @@ class Record(BaseModel):
     dmo: str
     description: str | None = None
     contact: Contact
-    images: list[str] = []
+    images: list[str] = Field([], description="http(s) image addresses")
     hours: list[Hours] = []
 
 
@@ -64,30 +67,44 @@ class ListingPage(BaseModel):
     next_cursor: str | None = Field(None, description="pass as `cursor` for the next page; null on the last page")
 
 
+_STRICT = ConfigDict(extra="forbid")  # an unknown key is a 422, never silently dropped
+
+
 class ListingEditIn(BaseModel):
+    """The listing's fields (core/listing_fields.py checks each): a missing or null one stays as it is;
+    `clear` empties fields."""
+    model_config = _STRICT
     name: str | None = None
-    category: str | None = None
+    category: str | None = Field(None, description="a value of the category vocabulary, e.g. lodging.hotel")
     address1: str | None = None
     city: str | None = None
     state: str | None = None
     zip: str | None = None
-    lat: Decimal | None = None
-    lng: Decimal | None = None
+    lat: Decimal | None = Field(None, description="-90 to 90")
+    lng: Decimal | None = Field(None, description="-180 to 180")
+    clear: list[Literal["category", "address1", "city", "state", "zip", "lat", "lng"]] = []
 
 
 class RecordEditIn(BaseModel):
+    """One DMO record's fields; the phone's international form is computed from the phone."""
+    model_config = _STRICT
     description: str | None = None
     email: str | None = None
     local_phone: str | None = None
-    website_url: str | None = None
+    website_url: str | None = Field(None, description="http:// or https:// only")
+    clear: list[Literal["description", "email", "local_phone", "website_url"]] = []
 
 
 class VisibilityIn(BaseModel):
+    model_config = _STRICT
     visible: bool
-    record_id: int | None = Field(None, description="one DMO record of the listing; omitted: the listing")
+    record_id: int | None = Field(None, description="one DMO record of the listing; omitted: the listing (for a "
+                                                    "user limited to some DMOs, a listing other DMOs share is "
+                                                    "shown or hidden for the user's DMOs only)")
 
 
 class MergeIn(BaseModel):
+    model_config = _STRICT
     into: int = Field(description="the listing that survives")
 
 
@@ -95,3 +112,4 @@ class Outcome(BaseModel):
     ok: bool
     message: str
     changed: dict | None = None
+    errors: dict[str, str] | None = Field(None, description="field: why its value was refused (nothing was saved)")

@@ -1,5 +1,6 @@
 """The FastAPI app: sessions and CSRF for every request, pages (redirect to /login when signed out),
-the JSON API (/v1, 401 when unauthenticated), vendored static files, OpenAPI at /docs."""
+the JSON API (/v1, 401 when unauthenticated; it never sets a cookie), vendored static files and the
+favicon, OpenAPI at /docs."""
 
 from __future__ import annotations
 
@@ -10,17 +11,29 @@ from urllib.parse import quote
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline.web.auth import COOKIE, Forbidden, LoginRequired, SessionCodec, Throttle, csrf_protect, new_session
+from sadie_pipeline.web.auth import (
+    COOKIE,
+    Forbidden,
+    LoginRequired,
+    SessionCodec,
+    Throttle,
+    csrf_protect,
+    hotel_grant,
+    new_session,
+)
 from sadie_pipeline.web.cache import Cache
+from sadie_pipeline.web.dagster_runs import use_resources
 from sadie_pipeline.web.db import open_pool
 from sadie_pipeline.web.settings import WebSettings
 
 STATIC = Path(__file__).parent / "static"
+# answered without a session cookie: what a client of the API or a browser's icon fetch gets is no session
+COOKIELESS = ("/v1/", "/static/", "/favicon.ico")
 
 
 def create_app(settings: WebSettings | None = None, database: Database | None = None,
@@ -42,8 +55,9 @@ def create_app(settings: WebSettings | None = None, database: Database | None = 
 
     app = FastAPI(title="sadie", summary="Listings review and operations; the listings API",
                   docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan,
-                  dependencies=[Depends(csrf_protect)])
+                  dependencies=[Depends(csrf_protect), Depends(hotel_grant)])
     app.state.settings, app.state.database, app.state.store = settings, database, store
+    use_resources(database, store)
     app.state.sessions = SessionCodec(settings)
     app.state.login_throttle = Throttle(settings.login_attempts, settings.login_window_s)
     app.state.address_throttle = Throttle(settings.login_attempts * 4, settings.login_window_s)
@@ -52,6 +66,12 @@ def create_app(settings: WebSettings | None = None, database: Database | None = 
     _install_middleware(app, settings)
     _install_handlers(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:  # browsers ask for it whatever the page's <link rel="icon"> says
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
     _include_routes(app)
     return app
 
@@ -76,7 +96,7 @@ def _install_middleware(app: FastAPI, settings: WebSettings) -> None:
         request.state.session = loaded or new_session()
         request.state.session_changed = loaded is None
         response: Response = await call_next(request)
-        if request.state.session_changed:
+        if request.state.session_changed and not request.url.path.startswith(COOKIELESS):
             response.set_cookie(COOKIE, codec.dump(request.state.session), max_age=codec.max_age, httponly=True,
                                 samesite="lax", secure=settings.secure_cookies, path="/")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")

@@ -1,7 +1,9 @@
-"""Sessions, CSRF, login throttling and permissions. The session is a signed cookie (itsdangerous:
-user id, CSRF token, issue time), HttpOnly and SameSite=Lax, refused once older than the session
-length; every request re-reads its user, so a removed user is out at once. Every state-changing
-request must carry the session's CSRF token (form field csrf_token or header X-CSRF-Token)."""
+"""Sessions, CSRF, login throttling, permissions and one-time messages. The session is a signed
+cookie (itsdangerous: user id, its session version, CSRF token, issue time, a pending message),
+HttpOnly and SameSite=Lax, refused once older than the session length; every request re-reads its
+user, so a removed user, or one whose password or access changed since (a newer session version),
+is out at once. Every state-changing request must carry the session's CSRF token (form field
+csrf_token or header X-CSRF-Token)."""
 
 from __future__ import annotations
 
@@ -44,14 +46,20 @@ class SessionCodec:
             data = self._serializer.loads(cookie, max_age=self.max_age)
         except BadSignature:
             return None
-        return data if isinstance(data, dict) and isinstance(data.get("c"), str) else None
+        if not isinstance(data, dict) or not isinstance(data.get("c"), str):
+            return None
+        # re-signed when a message comes or goes: the issue time, not the signature's, ends it
+        return data if time.time() - data.get("i", 0) < self.max_age else None
 
     def dump(self, session: dict[str, Any]) -> str:
         return self._serializer.dumps(session)
 
 
-def new_session(user_id: int | None = None) -> dict[str, Any]:
-    return {"u": user_id, "c": secrets.token_urlsafe(24), "i": int(time.time())}
+def new_session(user: User | None = None) -> dict[str, Any]:
+    session = {"u": None, "c": secrets.token_urlsafe(24), "i": int(time.time())}
+    if user is not None:
+        session.update(u=user.id, v=user.session_version)
+    return session
 
 
 def session_of(request: Request) -> dict[str, Any]:
@@ -64,8 +72,23 @@ def csrf_token(request: Request) -> str:
 
 def start_session(request: Request, user: User | None) -> None:
     """A fresh session (new CSRF token) at login and logout: no token outlives its user's login."""
-    request.state.session = new_session(user.id if user else None)
+    request.state.session = new_session(user)
     request.state.session_changed = True
+
+
+def set_flash(request: Request, message: str) -> None:
+    """A message for the next page this browser renders, kept in its signed session: a link cannot
+    put words in the app's mouth, and a reload does not show it again."""
+    session_of(request)["f"] = message[:500]
+    request.state.session_changed = True
+
+
+def take_flash(request: Request) -> str | None:
+    """The pending message, removed from the session (shown once)."""
+    message = session_of(request).pop("f", None)
+    if message is not None:
+        request.state.session_changed = True
+    return message if isinstance(message, str) else None
 
 
 async def csrf_protect(request: Request) -> None:
@@ -94,7 +117,11 @@ def _resolve_user(request: Request) -> User | None:
     if not header and user_id is None:
         return None
     with connection(request) as conn:
-        return user_named(conn, header.strip()) if header else get_user(conn, user_id)
+        if header:
+            return user_named(conn, header.strip())
+        user = get_user(conn, user_id)
+    # a session from before the user's password or access changed is over
+    return user if user is not None and session_of(request).get("v") == user.session_version else None
 
 
 def require(role: Role) -> Callable[[Request], User]:
@@ -116,6 +143,21 @@ Admin = Annotated[User, Depends(require(Role.ADMIN))]
 def check_dmo(user: User, slug: str) -> None:
     if not user.sees_dmo(slug):
         raise Forbidden(f"you are not allowed DMO {slug!r}")
+
+
+HOTEL_PAGES = "/hotels"
+
+
+def hotel_grant(request: Request) -> None:
+    """App-wide dependency: the hotel pages need a user of every DMO, or one granted them."""
+    path = request.url.path
+    if path != HOTEL_PAGES and not path.startswith(HOTEL_PAGES + "/"):
+        return
+    user = current_user(request)
+    if user is None:
+        raise LoginRequired()
+    if not user.sees_hotels:
+        raise Forbidden("the hotel pages need the hotels grant for a user limited to some DMOs")
 
 
 class Throttle:

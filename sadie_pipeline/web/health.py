@@ -1,6 +1,8 @@
-"""The health page's figures as chart series: imports per day, error rate per DMO, review backlog,
-hotels per pipeline stage over time (the `pipeline_health` asset's materializations in Dagster's
-event log; its current figures when it has none) and open dead letters per layer."""
+"""The health page's figures as chart series: imports per day, error rate per DMO, review backlog
+and flow (the review figures of every page, web/queries.py), hotels per pipeline stage over time
+(the `pipeline_health` asset's materializations in Dagster's event log; its current figures when it
+has none) and open dead letters per layer. Line charts are per day (static/health.js labels each
+date once)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import psycopg
 
 from sadie_pipeline.hotels.health import pipeline_health
 from sadie_pipeline.operations.dead_letters import open_by_layer
-from sadie_pipeline.web.queries import rows
+from sadie_pipeline.web.queries import ReviewFigures, figures_by_dmo, rows
 
 
 def _epoch(day: dt.date | dt.datetime) -> int:
@@ -31,14 +33,15 @@ def _lines(x: list[int], series: dict[str, list[float]]) -> dict[str, Any]:
 def listing_charts(conn: psycopg.Connection, dmos: list[str] | None) -> dict[str, dict[str, Any]]:
     imports = rows(conn, "operations", "imports_per_day", {"dmos": dmos})
     rates = rows(conn, "operations", "error_rates", {"dmos": dmos})
-    backlog = rows(conn, "operations", "review_backlog", {"dmos": dmos})
-    flow = rows(conn, "operations", "review_backlog_per_day", {"dmos": dmos})
+    backlog = figures_by_dmo(conn, dmos)
+    flow = rows(conn, "review", "review_per_day", {"dmos": dmos})
+    slugs = [r["dmo"] for r in rates]  # every DMO of the user's, with a backlog or not
     return {
         "imports": _lines([_epoch(r["day"]) for r in imports], {
             "jobs": [r["jobs"] for r in imports], "failed": [r["failed"] for r in imports]}),
         "error_rates": _bars([r["dmo"] for r in rates], {"error rate %": [round(float(r["error_rate"]) * 100, 2)
                                                                          for r in rates]}),
-        "backlog": _bars([r["dmo"] for r in backlog], {"pending review": [r["pending"] for r in backlog]}),
+        "backlog": _bars(slugs, {"waiting for review": [backlog.get(s, ReviewFigures()).waiting for s in slugs]}),
         "review_flow": _lines([_epoch(r["day"]) for r in flow], {
             "sent to review": [int(r["sent"]) for r in flow], "decided": [int(r["decided"]) for r in flow]}),
     }

@@ -1,16 +1,20 @@
-"""What the review page shows of a staged row: its fields beside the live ones (or, for a duplicate,
-the staged row it duplicates), each difference marked, and the match explanation in words."""
+"""What the review page shows of a staged row (core/review.py says it in the reviewer's words): its
+fields beside the live ones (or, for a duplicate, the staged row it duplicates), what approving and
+rejecting do, why it waits, the match explanation, and the choices where a change meets a hand edit."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from sadie_pipeline.core.places.score import describe
-
-FIELDS = ("name", "category", "address1", "city", "state", "zip", "lat", "lng",
-          "description", "email", "local_phone", "website_url")
+from sadie_pipeline.core.review import (
+    ReviewState,
+    approving_does,
+    decision_words,
+    reason_words,
+    rejecting_does,
+    sides,
+)
 
 #: The reason filter: a label for each kind of review_reason, and the LIKE pattern that finds it.
 REASONS = {
@@ -19,39 +23,6 @@ REASONS = {
     "edited": ("edited by hand", "%edited by hand%"),
     "absent": ("absent from a full import", "absent from%"),
 }
-
-
-@dataclass(frozen=True)
-class Side:
-    field: str
-    staged: Any
-    other: Any
-    differs: bool
-
-
-def _norm(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (Decimal, float)):
-        return f"{float(value):.6f}"
-    return " ".join(str(value).split()).casefold()
-
-
-def sides(row: dict[str, Any]) -> tuple[str | None, list[Side]]:
-    """What the row is compared with ("live listing N", "staged row N" or None) and its fields."""
-    if row["target_listing_id"] is not None:
-        prefix, against = "live_", f"live listing {row['target_listing_id']}"
-    elif row["duplicate_of"] is not None:
-        prefix, against = "dup_", f"staged row {row['duplicate_of']}"
-    else:
-        prefix, against = None, None
-    out = []
-    for f in FIELDS:
-        staged = row.get(f)
-        other = row.get(prefix + f) if prefix else None
-        differs = prefix is not None and row["row_kind"] != "deletion" and _norm(staged) != _norm(other)
-        out.append(Side(f, staged, other, differs))
-    return against, out
 
 
 def explanation(row: dict[str, Any]) -> list[tuple[str, str, float]]:
@@ -66,3 +37,28 @@ def explanation_line(row: dict[str, Any]) -> str:
 
 def reason_pattern(reason: str | None) -> str | None:
     return REASONS[reason][1] if reason in REASONS else None
+
+
+def item(row: dict[str, Any]) -> dict[str, Any]:
+    """A queue item: the row and what the page says of it."""
+    against, fields = sides(row, row.get("hand_edited") or ())
+    return {"row": row, "against": against, "fields": fields, "why": explanation(row),
+            "why_line": explanation_line(row), "approving": approving_does(row), "rejecting": rejecting_does(row),
+            "reason": reason_words(row), "choosing": any(s.choice for s in fields)}
+
+
+def job_item(row: dict[str, Any]) -> dict[str, Any]:
+    """A job's row sent to review: where it is (core/review.py ReviewState) and what deciding did or does."""
+    status = row["review_status"]
+    if status == "pending":
+        state, does = ReviewState.WAITING, "approving: " + approving_does(row).words
+    elif status == "superseded":
+        state, does = ReviewState.SUPERSEDED, "a later import came before a decision was applied"
+    else:
+        state, does = ReviewState.DECIDED, f"{status}: {decision_words(status, row)}"
+    return {**row, "state": state, "does": does, "reason": reason_words(row)}
+
+
+def decision(row: dict[str, Any]) -> dict[str, Any]:
+    """A decision with what it does in words ("approved: attach to listing 31")."""
+    return {**row, "words": decision_words(row["decision"], row)}

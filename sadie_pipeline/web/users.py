@@ -1,5 +1,7 @@
-"""Web users (viewer, reviewer, admin; optionally limited to some DMOs) and API keys. Passwords are
-stored as argon2 hashes (argon2-cffi); an API key is shown once and stored as its sha256 digest."""
+"""Web users (viewer, reviewer, admin; optionally limited to some DMOs, with grants beyond them) and
+API keys. Passwords follow core/passwords.py's policy and are stored as argon2 hashes (argon2-cffi);
+a user's session_version ends its sessions when its password or access changes. An API key is shown
+once and stored as its sha256 digest."""
 
 from __future__ import annotations
 
@@ -8,12 +10,13 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 import psycopg
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from sadie_pipeline.core.passwords import password_problem
 from sadie_pipeline.web.queries import one, rows, sql
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,62}")
@@ -40,8 +43,20 @@ class Role(IntEnum):
         return self.name.lower()
 
 
+class Grant(StrEnum):
+    """What a user limited to some DMOs may see beyond them (a user of every DMO sees it all)."""
+    HOTELS = "hotels"  # the hotel pages (hotel pairs): hotels belong to no DMO
+
+    @classmethod
+    def named(cls, name: str) -> Grant:
+        try:
+            return cls(name.strip().lower())
+        except ValueError:
+            raise UserError(f"unknown grant {name[:40]!r}: {', '.join(cls)}") from None
+
+
 class UserError(ValueError):
-    """A person's mistake (bad name, role, DMO, empty password): one line."""
+    """A person's mistake (bad name, role, DMO, weak password): one line."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,8 @@ class User:
     name: str
     role: Role
     dmos: tuple[str, ...]  # empty: every DMO
+    grants: frozenset[Grant] = frozenset()
+    session_version: int = 1  # a session of an older version is over
 
     def can(self, role: Role) -> bool:
         return self.role >= role
@@ -58,28 +75,44 @@ class User:
         return not self.dmos or slug in self.dmos
 
     @property
+    def sees_hotels(self) -> bool:
+        return not self.dmos or Grant.HOTELS in self.grants
+
+    @property
     def dmo_filter(self) -> list[str] | None:
         """The DMO slugs its queries are limited to (None: all), as the SQL's %(dmos)s."""
         return list(self.dmos) or None
 
 
 def _user(row: dict) -> User:
-    return User(row["id"], row["name"], Role.named(row["role"]), tuple(row["dmos"] or ()))
+    grants = frozenset(Grant(g) for g in row.get("grants") or () if g in set(Grant))
+    return User(row["id"], row["name"], Role.named(row["role"]), tuple(row["dmos"] or ()), grants,
+                row.get("session_version", 1))
 
 
-def add_user(conn: psycopg.Connection, name: str, password: str, role: str, dmos: Sequence[str] = ()) -> User:
-    """Creates the user, or replaces the password, role and DMOs of an existing one."""
+def add_user(conn: psycopg.Connection, name: str, password: str | None, role: str, dmos: Sequence[str] = (),
+             grants: Sequence[str] = ()) -> User:
+    """Creates the user, or replaces the role, DMOs and grants of an existing one, and its password
+    when one is given (none: the password is kept). A new password, or a change of access, ends the
+    user's sessions."""
     if not NAME.fullmatch(name):
         raise UserError(f"bad user name {name[:40]!r}: letters, digits and . _ @ - (at most 63)")
-    if not password:
-        raise UserError("the password is empty")
     level = Role.named(role)
     unknown = [r[0] for r in conn.execute(sql("users", "unknown_dmos"), {"dmos": list(dmos)})]
     if unknown:
         raise UserError(f"no DMO {', '.join(map(repr, unknown))}")
-    params = {"name": name, "hash": _HASHER.hash(password), "role": level.label, "dmos": sorted(set(dmos))}
-    user_id = conn.execute(sql("users", "add"), params).fetchone()[0]
-    return User(user_id, name, level, tuple(params["dmos"]))
+    params = {"name": name, "role": level.label, "dmos": sorted(set(dmos)),
+              "grants": sorted({Grant.named(g).value for g in grants})}
+    if password:
+        problem = password_problem(password, name)
+        if problem:
+            raise UserError(problem)
+        found = conn.execute(sql("users", "add"), {**params, "hash": _HASHER.hash(password)}).fetchone()
+    else:
+        found = conn.execute(sql("users", "change"), params).fetchone()
+        if found is None:
+            raise UserError(f"{name} is a new user: give a password")
+    return User(found[0], name, level, tuple(params["dmos"]), frozenset(map(Grant, params["grants"])), found[1])
 
 
 def list_users(conn: psycopg.Connection) -> list[dict]:

@@ -12,8 +12,10 @@ from sadie_pipeline_tests.web.conftest import PASSWORD
 from sadie_pipeline_tests.web.server import logged_in, page_token, serving
 
 
-def test_bad_files_get_a_one_line_reason_and_nothing_is_kept(web, database, local_object_store, instance):
+def test_bad_files_get_a_one_line_reason_and_nothing_is_kept(web, database, local_object_store, instance,
+                                                             monkeypatch):
     register(database, instance, "visit-pei")
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)   # no webserver, and no instance to run on
     with logged_in(web, "rita", PASSWORD) as rita:
         token = page_token(rita, "/upload")
         wrong_type = rita.post("/upload", data={"dmo": "visit-pei", "csrf_token": token},

@@ -117,24 +117,27 @@ UPDATE staging.listings s SET target_listing_id = p.target_listing_id, target_li
 -- name: update_listings
 -- The merge policies (%(<table>_policy)s): latest_wins takes the staged value, field_level_merge the
 -- staged value unless empty, skip_if_exists keeps the public value.
+-- A row a person approved keeps the live value of the fields they kept (a hand edit) and of those
+-- it leaves blank (staging.keeps_live); the listing stays marked as edited by hand if a kept field is its.
 UPDATE public.locations loc
-   SET address1 = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.address1 WHEN 'field_level_merge' THEN coalesce(s.address1, loc.address1) ELSE loc.address1 END,
+   SET address1 = CASE WHEN staging.keeps_live(s.keep_fields, 'address1', nullif(btrim(s.address1), '') IS NULL) THEN loc.address1 ELSE CASE %(locations_policy)s WHEN 'latest_wins' THEN s.address1 WHEN 'field_level_merge' THEN coalesce(s.address1, loc.address1) ELSE loc.address1 END END,
        address2 = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.address2 WHEN 'field_level_merge' THEN coalesce(s.address2, loc.address2) ELSE loc.address2 END,
-       city = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.city WHEN 'field_level_merge' THEN coalesce(s.city, loc.city) ELSE loc.city END,
-       state = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.state WHEN 'field_level_merge' THEN coalesce(s.state, loc.state) ELSE loc.state END,
-       zip = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.zip WHEN 'field_level_merge' THEN coalesce(s.zip, loc.zip) ELSE loc.zip END,
+       city = CASE WHEN staging.keeps_live(s.keep_fields, 'city', nullif(btrim(s.city), '') IS NULL) THEN loc.city ELSE CASE %(locations_policy)s WHEN 'latest_wins' THEN s.city WHEN 'field_level_merge' THEN coalesce(s.city, loc.city) ELSE loc.city END END,
+       state = CASE WHEN staging.keeps_live(s.keep_fields, 'state', nullif(btrim(s.state), '') IS NULL) THEN loc.state ELSE CASE %(locations_policy)s WHEN 'latest_wins' THEN s.state WHEN 'field_level_merge' THEN coalesce(s.state, loc.state) ELSE loc.state END END,
+       zip = CASE WHEN staging.keeps_live(s.keep_fields, 'zip', nullif(btrim(s.zip), '') IS NULL) THEN loc.zip ELSE CASE %(locations_policy)s WHEN 'latest_wins' THEN s.zip WHEN 'field_level_merge' THEN coalesce(s.zip, loc.zip) ELSE loc.zip END END,
        country = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.country WHEN 'field_level_merge' THEN coalesce(s.country, loc.country) ELSE loc.country END,
-       lat = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.lat WHEN 'field_level_merge' THEN coalesce(s.lat, loc.lat) ELSE loc.lat END,
-       lng = CASE %(locations_policy)s WHEN 'latest_wins' THEN s.lng WHEN 'field_level_merge' THEN coalesce(s.lng, loc.lng) ELSE loc.lng END,
+       lat = CASE WHEN staging.keeps_live(s.keep_fields, 'lat', s.lat IS NULL) THEN loc.lat ELSE CASE %(locations_policy)s WHEN 'latest_wins' THEN s.lat WHEN 'field_level_merge' THEN coalesce(s.lat, loc.lat) ELSE loc.lat END END,
+       lng = CASE WHEN staging.keeps_live(s.keep_fields, 'lng', s.lng IS NULL) THEN loc.lng ELSE CASE %(locations_policy)s WHEN 'latest_wins' THEN s.lng WHEN 'field_level_merge' THEN coalesce(s.lng, loc.lng) ELSE loc.lng END END,
        updated_at = now()
   FROM promo p JOIN staging.listings s ON s.id = p.id JOIN public.listings l ON l.id = p.target_listing_id
  WHERE p.l_action = 'update' AND loc.id = l.location_id AND l.location_hash IS DISTINCT FROM s.location_hash;
 UPDATE public.listings l
-   SET name = CASE %(listings_policy)s WHEN 'latest_wins' THEN s.name WHEN 'field_level_merge' THEN coalesce(s.name, l.name) ELSE l.name END,
-       category = CASE %(listings_policy)s WHEN 'latest_wins' THEN s.category WHEN 'field_level_merge' THEN coalesce(s.category, l.category) ELSE l.category END,
+   SET name = CASE WHEN staging.keeps_live(s.keep_fields, 'name', nullif(btrim(s.name), '') IS NULL) THEN l.name ELSE CASE %(listings_policy)s WHEN 'latest_wins' THEN s.name WHEN 'field_level_merge' THEN coalesce(s.name, l.name) ELSE l.name END END,
+       category = CASE WHEN staging.keeps_live(s.keep_fields, 'category', nullif(btrim(s.category), '') IS NULL) THEN l.category ELSE CASE %(listings_policy)s WHEN 'latest_wins' THEN s.category WHEN 'field_level_merge' THEN coalesce(s.category, l.category) ELSE l.category END END,
        google_place_id = CASE %(listings_policy)s WHEN 'latest_wins' THEN s.google_place_id WHEN 'field_level_merge' THEN coalesce(s.google_place_id, l.google_place_id) ELSE l.google_place_id END,
        l_hash = s.l_hash, location_hash = s.location_hash, listing_match_hash = s.listing_match_hash,
-       listing_visible = true, listing_status = 'active', manually_modified = false, updated_at = now()
+       listing_visible = true, listing_status = 'active', updated_at = now(),
+       manually_modified = l.manually_modified AND coalesce(s.keep_fields && '{name,category,address1,city,state,zip,lat,lng}', false)
   FROM promo p JOIN staging.listings s ON s.id = p.id
  WHERE p.l_action = 'update' AND l.id = p.target_listing_id;
 
@@ -158,16 +161,17 @@ SELECT p.target_listing_info_id, p.target_listing_id, %(dmo)s, p.source_id, i.de
 -- name: update_contacts
 UPDATE public.contact_info c
    SET name = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.contact_name WHEN 'field_level_merge' THEN coalesce(i.contact_name, c.name) ELSE c.name END,
-       email = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.email WHEN 'field_level_merge' THEN coalesce(i.email, c.email) ELSE c.email END,
-       local_phone = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.local_phone WHEN 'field_level_merge' THEN coalesce(i.local_phone, c.local_phone) ELSE c.local_phone END,
+       email = CASE WHEN staging.keeps_live(s.keep_fields, 'email', nullif(btrim(i.email), '') IS NULL) THEN c.email ELSE CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.email WHEN 'field_level_merge' THEN coalesce(i.email, c.email) ELSE c.email END END,
+       local_phone = CASE WHEN staging.keeps_live(s.keep_fields, 'local_phone', nullif(btrim(i.local_phone), '') IS NULL) THEN c.local_phone ELSE CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.local_phone WHEN 'field_level_merge' THEN coalesce(i.local_phone, c.local_phone) ELSE c.local_phone END END,
        international_phone = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.international_phone WHEN 'field_level_merge' THEN coalesce(i.international_phone, c.international_phone) ELSE c.international_phone END,
-       website_url = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.website_url WHEN 'field_level_merge' THEN coalesce(i.website_url, c.website_url) ELSE c.website_url END,
+       website_url = CASE WHEN staging.keeps_live(s.keep_fields, 'website_url', nullif(btrim(i.website_url), '') IS NULL) THEN c.website_url ELSE CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.website_url WHEN 'field_level_merge' THEN coalesce(i.website_url, c.website_url) ELSE c.website_url END END,
        facebook_url = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.facebook_url WHEN 'field_level_merge' THEN coalesce(i.facebook_url, c.facebook_url) ELSE c.facebook_url END,
        instagram_url = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.instagram_url WHEN 'field_level_merge' THEN coalesce(i.instagram_url, c.instagram_url) ELSE c.instagram_url END,
        twitter_url = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.twitter_url WHEN 'field_level_merge' THEN coalesce(i.twitter_url, c.twitter_url) ELSE c.twitter_url END,
        tripadvisor_url = CASE %(contact_info_policy)s WHEN 'latest_wins' THEN i.tripadvisor_url WHEN 'field_level_merge' THEN coalesce(i.tripadvisor_url, c.tripadvisor_url) ELSE c.tripadvisor_url END,
        updated_at = now()
-  FROM promo p JOIN staging.listing_info i ON i.id = p.id JOIN public.listing_info li ON li.id = p.target_listing_info_id
+  FROM promo p JOIN staging.listing_info i ON i.id = p.id JOIN staging.listings s ON s.id = p.id
+  JOIN public.listing_info li ON li.id = p.target_listing_info_id
  WHERE p.li_action = 'update' AND c.id = li.contact_info_id AND li.contact_info_hash IS DISTINCT FROM i.contact_info_hash;
 
 -- name: replaced_children
@@ -221,10 +225,11 @@ SELECT (SELECT count(*) FROM src WHERE date_id IS NOT NULL), (SELECT count(*) FR
 
 -- name: update_listing_info
 UPDATE public.listing_info li
-   SET description = CASE %(listing_info_policy)s WHEN 'latest_wins' THEN i.description WHEN 'field_level_merge' THEN coalesce(i.description, li.description) ELSE li.description END,
+   SET description = CASE WHEN staging.keeps_live(s.keep_fields, 'description', nullif(btrim(i.description), '') IS NULL) THEN li.description ELSE CASE %(listing_info_policy)s WHEN 'latest_wins' THEN i.description WHEN 'field_level_merge' THEN coalesce(i.description, li.description) ELSE li.description END END,
        li_hash = i.li_hash, contact_info_hash = i.contact_info_hash, images_hash = i.images_hash,
        hours_hash = i.hours_hash, l_hash = s.l_hash, location_hash = s.location_hash, raw_hash = s.raw_hash,
-       info_visible = true, info_status = 'active', manually_modified = false, updated_at = now(),
+       info_visible = true, info_status = 'active', updated_at = now(),
+       manually_modified = li.manually_modified AND coalesce(s.keep_fields && '{description,email,local_phone,website_url}', false),
        last_seen_at = now(), last_job_id = p.job_id
   FROM promo p JOIN staging.listing_info i ON i.id = p.id JOIN staging.listings s ON s.id = p.id
  WHERE (p.li_action = 'update' OR p.l_action = 'update') AND li.id = p.target_listing_info_id;

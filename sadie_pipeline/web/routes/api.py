@@ -1,7 +1,8 @@
 """The JSON API. /v1/listings: read-only, for the company's sites and apps, with an API key (header
 X-API-Key) and a rate limit per key; text, city, category, bounding box and updated_since filters,
-cursor pagination and ETags. /v1/admin/listings: a logged-in user (session cookie and X-CSRF-Token),
-the listing pages' actions. OpenAPI at /docs (logged in)."""
+cursor pagination and ETags; e-mails, phones and URLs as the field rules serve them (null when they
+refuse one). /v1/admin/listings: a logged-in user (session cookie and X-CSRF-Token), the listing
+pages' actions, with the same field rules and DMO scope. OpenAPI at /docs (logged in)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,15 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from sadie_pipeline.core import listing_fields as rules
 from sadie_pipeline.listings import curation
 from sadie_pipeline.web import api_models as m
+from sadie_pipeline.web import listing_edits as edits
 from sadie_pipeline.web.auth import Reviewer, Throttle, Viewer, check_dmo, csrf_token
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.listing_search import like_pattern, search
 from sadie_pipeline.web.queries import rows
-from sadie_pipeline.web.routes.listings import listing_page_data
+from sadie_pipeline.web.routes.listings import listing_page_data, record_of
 from sadie_pipeline.web.users import ApiKey, User, api_key
 
 router = APIRouter()
@@ -86,11 +89,14 @@ def _listings(request: Request, params: dict[str, Any]) -> list[dict[str, Any]]:
     with connection(request) as conn:
         found = rows(conn, "api", "listings", params)
         records = rows(conn, "api", "records", {"ids": [r["id"] for r in found]}) if found else []
+    regions = {r["id"]: edits.region(r) for r in found}
     by_listing: dict[int, list[dict[str, Any]]] = {}
     for r in records:
-        contact = {k: r["contact_name" if k == "name" else k] for k in _CONTACT}
+        contact = rules.served_contact({k: r["contact_name" if k == "name" else k] for k in _CONTACT},
+                                       regions[r["listing_id"]])
+        images = [url for url in map(rules.served_url, r["images"]) if url]
         by_listing.setdefault(r["listing_id"], []).append(
-            {"dmo": r["dmo"], "description": r["description"], "contact": contact, "images": r["images"],
+            {"dmo": r["dmo"], "description": r["description"], "contact": contact, "images": images,
              "hours": r["hours"]})
     return [{"id": r["id"], "name": r["name"], "category": r["category"], "updated_at": r["updated_at"],
              "location": {k: r[k] for k in _LOCATION}, "records": by_listing.get(r["id"], [])} for r in found]
@@ -156,11 +162,17 @@ def admin_search(request: Request, user: Viewer, q: str | None = None, city: str
 
 @router.get("/v1/admin/listings/{listing_id}", tags=["admin"])
 def admin_listing(request: Request, user: Viewer, listing_id: int) -> dict[str, Any]:
-    return jsonable_encoder(listing_page_data(request, user, listing_id))
+    """The listing page's data; each record's e-mail, phones and URLs as the rules serve them (null when
+    refused), its images' http(s) addresses and thumbnails."""
+    page = listing_page_data(request, user, listing_id)
+    records = [{**{k: v for k, v in r.items() if k not in ("served", "images")}, **r["served"],
+                "images": [{"id": im["id"], "rank": im["rank"], "url": im["href"], "thumb": im["thumb_src"]}
+                           for im in r["images"]]} for r in page["records"]]
+    return jsonable_encoder({**page, "records": records})
 
 
-def _outcome(request: Request, user: User, listing_id: int, action) -> JSONResponse:
-    listing_page_data(request, user, listing_id)  # 404 / 403
+def _outcome(request: Request, listing_id: int, action) -> JSONResponse:
+    """Runs an action on a listing whose page data the caller has checked (404 / 403)."""
     try:
         with connection(request) as conn:
             message, changed = action(conn)
@@ -169,48 +181,70 @@ def _outcome(request: Request, user: User, listing_id: int, action) -> JSONRespo
     return JSONResponse(jsonable_encoder(m.Outcome(ok=True, message=message, changed=changed)))
 
 
+def _refused(errors: dict[str, str]) -> JSONResponse:
+    return JSONResponse(m.Outcome(ok=False, message=f"refused: {', '.join(errors)}; nothing saved",
+                                  errors=errors).model_dump(), status_code=422)
+
+
 def _editor(user: User) -> curation.Editor:
     return curation.Editor(user.name, user.id)
 
 
-@router.post("/v1/admin/listings/{listing_id}/edit", response_model=m.Outcome, tags=["admin"])
+def _saved(changed: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return ("saved" if changed else "nothing changed"), changed
+
+
+@router.post("/v1/admin/listings/{listing_id}/edit", response_model=m.Outcome, tags=["admin"],
+             responses={422: {"model": m.Outcome}})
 def admin_edit(request: Request, user: Reviewer, listing_id: int, edit: m.ListingEditIn) -> JSONResponse:
-    def action(conn):
-        changed = curation.edit_listing(conn, listing_id, curation.ListingEdit(**edit.model_dump()), _editor(user))
-        return ("saved" if changed else "nothing changed"), changed
-    return _outcome(request, user, listing_id, action)
+    page = listing_page_data(request, user, listing_id)
+    edits.require_whole_listing(page)
+    checked = edits.check_listing(page["listing"], edit.model_dump(exclude={"clear"}), edit.clear)
+    if checked.errors:
+        return _refused(checked.errors)
+    return _outcome(request, listing_id,
+                    lambda conn: _saved(edits.apply_listing(conn, page["listing"], checked.changes, _editor(user))))
 
 
-@router.post("/v1/admin/listings/{listing_id}/records/{record_id}/edit", response_model=m.Outcome, tags=["admin"])
+@router.post("/v1/admin/listings/{listing_id}/records/{record_id}/edit", response_model=m.Outcome, tags=["admin"],
+             responses={422: {"model": m.Outcome}})
 def admin_edit_record(request: Request, user: Reviewer, listing_id: int, record_id: int,
                       edit: m.RecordEditIn) -> JSONResponse:
-    def action(conn):
-        check_dmo(user, curation.info_dmo(conn, listing_id, record_id))
-        changed = curation.edit_info(conn, listing_id, record_id, curation.InfoEdit(**edit.model_dump()), _editor(user))
-        return ("saved" if changed else "nothing changed"), changed
-    return _outcome(request, user, listing_id, action)
+    page = listing_page_data(request, user, listing_id)
+    try:
+        record = record_of(request, user, page, record_id)
+    except curation.CurationError as exc:
+        return JSONResponse(m.Outcome(ok=False, message=str(exc)).model_dump(), status_code=409)
+    checked = edits.check_record(page["listing"], record, edit.model_dump(exclude={"clear"}), edit.clear)
+    if checked.errors:
+        return _refused(checked.errors)
+    return _outcome(request, listing_id, lambda conn: _saved(
+        edits.apply_record(conn, listing_id, record, checked.changes, _editor(user))))
 
 
 @router.post("/v1/admin/listings/{listing_id}/visibility", response_model=m.Outcome, tags=["admin"])
 def admin_visibility(request: Request, user: Reviewer, listing_id: int, body: m.VisibilityIn) -> JSONResponse:
+    page = listing_page_data(request, user, listing_id)
+
     def action(conn):
         if body.record_id is not None:
             check_dmo(user, curation.info_dmo(conn, listing_id, body.record_id))
-        done = curation.set_visibility(conn, listing_id, body.visible, _editor(user), body.record_id)
-        return ("changed" if done else "already so"), None
-    return _outcome(request, user, listing_id, action)
+        return edits.set_visibility(conn, page, body.visible, body.record_id, _editor(user)), None
+    return _outcome(request, listing_id, action)
 
 
 @router.post("/v1/admin/listings/{listing_id}/merge", response_model=m.Outcome, tags=["admin"])
 def admin_merge(request: Request, user: Reviewer, listing_id: int, body: m.MergeIn) -> JSONResponse:
-    listing_page_data(request, user, body.into)
-    return _outcome(request, user, listing_id,
+    edits.require_whole_listing(listing_page_data(request, user, listing_id))
+    edits.require_whole_listing(listing_page_data(request, user, body.into))
+    return _outcome(request, listing_id,
                     lambda conn: ("merged", curation.merge(conn, listing_id, body.into, _editor(user))))
 
 
 @router.post("/v1/admin/listings/{listing_id}/unmerge", response_model=m.Outcome, tags=["admin"])
 def admin_unmerge(request: Request, user: Reviewer, listing_id: int) -> JSONResponse:
-    return _outcome(request, user, listing_id,
+    edits.require_whole_listing(listing_page_data(request, user, listing_id))
+    return _outcome(request, listing_id,
                     lambda conn: (f"unmerged from {curation.unmerge(conn, listing_id, _editor(user))}", None))
 
 

@@ -1,5 +1,6 @@
 """Jobs: per DMO, status, stage and counts by action; a job's files (download), errors (the original
-record and the reason, filterable) and review items."""
+record and the reason, filterable) and review items. The review figures (sent, decided, waiting,
+superseded) are those of every page (web/queries.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from sadie_pipeline.web.auth import Viewer, check_dmo
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.listing_search import like_pattern
 from sadie_pipeline.web.pages import render
-from sadie_pipeline.web.queries import one, rows
+from sadie_pipeline.web.queries import figures_by_job, one, rows, with_review_figures
+from sadie_pipeline.web.review_view import job_item
 from sadie_pipeline.web.users import User
 
 router = APIRouter(include_in_schema=False)
@@ -32,7 +34,8 @@ def jobs(request: Request, user: Viewer, dmo: str | None = None, stage: str | No
                                             "stage": stage if stage in STAGES else None, "before": before,
                                             "limit": limit + 1})
         dmos = rows(conn, "sources", "slugs", {"dmos": user.dmo_filter})
-    return render(request, "jobs.html", jobs=found[:limit], more=len(found) > limit,
+        shown = with_review_figures(conn, user.dmo_filter, found[:limit])
+    return render(request, "jobs.html", jobs=shown, more=len(found) > limit,
                   next_before=found[limit - 1]["id"] if len(found) > limit else None, stages=STAGES,
                   dmos=[d["slug"] for d in dmos])
 
@@ -60,8 +63,9 @@ def job(request: Request, user: Viewer, job_id: int, type: str | None = None, q:
         errors = rows(conn, "jobs", "errors", {"job": job_id, "after": after, "type": type or None,
                                                 "text_like": like_pattern(q), "limit": 101})
         items = rows(conn, "jobs", "review_items", {"job": job_id, "limit": 200})
+        review = figures_by_job(conn, user.dmo_filter, [job_id])[job_id]
     return render(request, "job.html", job=found, summary=summary, files=files, types=types, errors=errors[:100],
-                  more_errors=len(errors) > 100, items=items)
+                  more_errors=len(errors) > 100, items=[job_item(r) for r in items], review=review)
 
 
 @router.get("/jobs/{job_id}/files/{file_id}")

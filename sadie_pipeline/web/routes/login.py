@@ -1,5 +1,5 @@
 """Login and logout (form: username, password, csrf_token), throttled per name and address, and the
-admin's users page."""
+admin's users page (a blank password keeps a user's password: a change of role needs none)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
+from sadie_pipeline.core.passwords import MIN_LENGTH
 from sadie_pipeline.web.auth import Admin, Viewer, start_session
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.pages import flash_url, redirect, render
-from sadie_pipeline.web.users import UserError, add_user, authenticate, list_users, remove_user
+from sadie_pipeline.web.users import Grant, UserError, add_user, authenticate, list_users, remove_user
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,13 +47,13 @@ def login(request: Request, username: Annotated[str, Form(max_length=200)],
         return render(request, "login.html", status_code=401, next=_next_url(next), error="wrong name or password")
     app.login_throttle.clear(key)
     start_session(request, user)
-    return redirect(_next_url(next))
+    return redirect(_next_url(next), request)
 
 
 @router.post("/logout")
 def logout(request: Request) -> Response:
     start_session(request, None)
-    return redirect("/login")
+    return redirect("/login", request)
 
 
 @router.get("/")
@@ -64,27 +65,34 @@ def home(user: Viewer) -> Response:
 def users_page(request: Request, user: Admin) -> Response:
     with connection(request) as conn:
         users = list_users(conn)
-    return render(request, "users.html", users=users)
+    return render(request, "users.html", users=users, grants=list(Grant), min_length=MIN_LENGTH)
 
 
 @router.post("/users")
-def users_add(request: Request, user: Admin, name: Annotated[str, Form()], password: Annotated[str, Form()],
-              role: Annotated[str, Form()], dmos: Annotated[str, Form()] = "") -> Response:
+def users_add(request: Request, user: Admin, name: Annotated[str, Form(max_length=100)],
+              role: Annotated[str, Form(max_length=20)], password: Annotated[str, Form(max_length=2000)] = "",
+              dmos: Annotated[str, Form(max_length=2000)] = "",
+              grants: Annotated[list[str] | None, Form()] = None) -> Response:
+    name = name.strip()
     try:
         with connection(request) as conn:
-            add_user(conn, name.strip(), password, role, [d for d in dmos.replace(",", " ").split() if d])
+            saved = add_user(conn, name, password or None, role, [d for d in dmos.replace(",", " ").split() if d],
+                             grants or ())
     except UserError as exc:
-        return redirect(flash_url("/users", str(exc)))
-    return redirect(flash_url("/users", f"user {name.strip()} saved"))
+        return redirect(flash_url("/users", str(exc)), request)
+    if saved.id == user.id:  # the admin's own change ends its other sessions, not this one
+        start_session(request, saved)
+    kept = " (password kept)" if not password else ""
+    return redirect(flash_url("/users", f"user {name} saved{kept}"), request)
 
 
 @router.post("/users/{name}/remove")
 def users_remove(request: Request, user: Admin, name: str) -> Response:
     if name == user.name:
-        return redirect(flash_url("/users", "you cannot remove yourself"))
+        return redirect(flash_url("/users", "you cannot remove yourself"), request)
     try:
         with connection(request) as conn:
             remove_user(conn, name)
     except UserError as exc:
-        return redirect(flash_url("/users", str(exc)))
-    return redirect(flash_url("/users", f"user {name} removed"))
+        return redirect(flash_url("/users", str(exc)), request)
+    return redirect(flash_url("/users", f"user {name} removed"), request)

@@ -17,7 +17,7 @@ from sadie_pipeline.listings.repository import get_dmo, schedule_of, upsert_dmo
 from sadie_pipeline.web.auth import Admin, Viewer, check_dmo
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.pages import flash_url, redirect, render
-from sadie_pipeline.web.queries import one, rows
+from sadie_pipeline.web.queries import one, rows, with_review_figures
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,7 +46,8 @@ def source(request: Request, user: Viewer, slug: str) -> Response:
         dmo = get_dmo(conn, slug)
         [info] = rows(conn, "sources", "sources", {"dmos": None, "slug": slug})
         config = one(conn, "sources", "config", {"slug": slug})
-        jobs = rows(conn, "jobs", "jobs", {"dmos": None, "dmo": slug, "stage": None, "before": 2**62, "limit": 20})
+        jobs = with_review_figures(conn, None, rows(conn, "jobs", "jobs", {"dmos": None, "dmo": slug, "stage": None,
+                                                                           "before": 2**62, "limit": 20}))
     stale = _failed_checks(config["config_params"] if config else {})
     info["next_run"] = None if stale else _next(info["schedule"], dt.datetime.now(dt.UTC))
     text = json.dumps(config["config_params"] if config else {}, indent=2, sort_keys=True)

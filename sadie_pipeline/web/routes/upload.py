@@ -1,7 +1,8 @@
 """Two-phase upload. Phase one stores the file under uploads/{dmo}/ (an inbox the inbox sensor does
 not watch: that sensor imports and promotes) and launches listing_stage_job: import and stage, no
 promotion. The page then shows the summary, a preview, the errors and the deletions. Phase two
-confirms (listing_promote_job) or discards the job (listings/discard.py): nothing reaches public."""
+confirms (listing_promote_job) or discards the job (listings/discard.py): nothing reaches public.
+The runs go through whatever of Dagster is running, or in the app itself (dagster_runs.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from sadie_pipeline.listings.promote import job_summary
 from sadie_pipeline.listings.repository import get_dmo
 from sadie_pipeline.listings.states import JobStage
 from sadie_pipeline.web.auth import Reviewer, check_dmo
-from sadie_pipeline.web.dagster_runs import launch
+from sadie_pipeline.web.dagster_runs import launch, run_failed
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.pages import flash_url, redirect, render
 from sadie_pipeline.web.queries import one, rows
@@ -82,7 +83,8 @@ def upload(request: Request, user: Reviewer, dmo: Annotated[str, Form()], file: 
         store.delete(key)  # nothing was imported: the upload is not kept
         return render(request, "upload.html", status_code=503, dmos=_dmos(request, user), chosen=dmo,
                       problem=run.problem)
-    return redirect(f"/upload/{dmo}/{name}?run={run.run_id}", request)
+    return redirect(flash_url(f"/upload/{dmo}/{name}?run={run.run_id}", f"import and stage launched {run.where}"),
+                    request)
 
 
 def _job(request: Request, user: User, dmo: str, name: str) -> int | None:
@@ -108,8 +110,12 @@ def status(request: Request, user: Reviewer, dmo: str, name: str, partial: bool 
     stage = context["job"]["stage"] if context["job"] else None
     failed = context["job"] is not None and context["job"]["status"] == "failed"
     # just confirmed (the page came back with its promotion's run): wait for the promotion too
-    promoting = stage == JobStage.STAGED and bool(request.query_params.get("run"))
-    context["waiting"] = (stage in WAITING or promoting) and not failed
+    run_id = request.query_params.get("run")
+    promoting = stage == JobStage.STAGED and bool(run_id)
+    waiting = (stage in WAITING or promoting) and not failed
+    # a run that ended before its job did (it failed to start, or was canceled) ends the wait
+    context["run_problem"] = run_failed(run_id) if waiting else None
+    context["waiting"] = waiting and context["run_problem"] is None
     context["poll"] = f"/upload/{dmo}/{name}?" + urlencode({"partial": 1, "run": request.query_params.get("run", "")})
     return render(request, "upload_status_part.html" if partial else "upload_status.html", **context)
 
@@ -123,7 +129,7 @@ def confirm(request: Request, user: Reviewer, dmo: str, name: str,
     config = {"ops": {"listing_promotion": {"config": {"accept_errors": True, "accepted_by": user.name}}}} \
         if accept_errors else None
     run = launch(request.app.state.settings.dagster_url, "listing_promote_job", dmo, config, user=user.name)
-    message = "promotion launched" if run.ok else run.problem
+    message = f"promotion launched {run.where}" if run.ok else run.problem
     return redirect(flash_url(f"/upload/{dmo}/{name}" + (f"?run={run.run_id}" if run.ok else ""), message), request)
 
 

@@ -1,5 +1,6 @@
 -- Jobs (routes/jobs.py): per DMO, newest first, with counts by action (job_results once promoted,
--- else counted from the job's staged rows); one job's files, errors and review items.
+-- else counted from the job's staged rows); one job's files, errors and review items. The review
+-- figures are not counted here: review.sql's review_counts counts them for every page.
 
 -- name: jobs
 SELECT j.id, d.slug AS dmo, j.stage, j.status, j.source_name, j.records_read, j.created_at, j.finished_at,
@@ -7,7 +8,7 @@ SELECT j.id, d.slug AS dmo, j.stage, j.status, j.source_name, j.records_read, j.
        coalesce(r.records_new, c.inserted) AS inserted, coalesce(r.records_updated, c.updated) AS updated,
        coalesce(r.records_unchanged, c.unchanged) AS unchanged,
        coalesce(r.records_duplicates, c.duplicate) AS duplicate, coalesce(r.records_deleted, c.deleted) AS deleted,
-       coalesce(r.records_review, c.review) AS review, coalesce(r.records_error, c.errors) AS errors
+       coalesce(r.records_error, c.errors) AS errors
   FROM pipeline.jobs j JOIN public.dmos d ON d.id = j.dmo_id
   LEFT JOIN pipeline.job_results r ON r.job_id = j.id
   LEFT JOIN LATERAL (
@@ -16,7 +17,6 @@ SELECT j.id, d.slug AS dmo, j.stage, j.status, j.source_name, j.records_read, j.
              count(*) FILTER (WHERE s.action = 'unchanged') AS unchanged,
              count(*) FILTER (WHERE s.action = 'duplicate') AS duplicate,
              count(*) FILTER (WHERE s.action = 'delete') AS deleted,
-             count(*) FILTER (WHERE s.review_status = 'pending') AS review,
              (SELECT count(*) FROM pipeline.job_errors e WHERE e.job_id = j.id) AS errors
         FROM staging.listings s WHERE s.job_id = j.id AND r.job_id IS NULL) c ON true
  WHERE (%(dmos)s::text[] IS NULL OR d.slug = ANY(%(dmos)s))
@@ -55,9 +55,14 @@ SELECT id, stage, rec_num, record_id, original_record, error_type, error_message
  LIMIT %(limit)s;
 
 -- name: review_items
-SELECT s.id, s.action, s.name, s.city, s.review_status, s.review_reason, s.certainty_score, s.target_listing_id
-  FROM staging.listings s
- WHERE s.job_id = %(job)s AND s.review_status IS NOT NULL
+-- The job's rows sent to review (the rows review_counts counts), with what deciding them does.
+SELECT s.id, d.slug AS dmo, s.action, s.l_action, s.li_action, s.name, s.city, s.review_status, s.review_reason,
+       s.certainty_score, s.target_listing_id, s.duplicate_of, s.match_method, s.ok_to_promote, s.promoted_at,
+       l.name AS live_name
+  FROM staging.listings s JOIN public.dmos d ON d.id = s.dmo_id
+  LEFT JOIN public.listings l ON l.id = s.target_listing_id
+ WHERE s.job_id = %(job)s AND s.review_reason IS NOT NULL
+   AND s.review_status IN ('pending', 'approved', 'rejected', 'superseded')
  ORDER BY s.id
  LIMIT %(limit)s;
 

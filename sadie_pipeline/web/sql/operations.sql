@@ -1,4 +1,5 @@
--- Operations pages (routes/operations.py, health.py): health figures, the bridge, duplicate groups.
+-- Operations pages (routes/operations.py, health.py): health figures (the review figures are review.sql's),
+-- the hotels dead letters name, the bridge, duplicate groups.
 
 -- name: imports_per_day
 SELECT date_trunc('day', j.created_at)::date AS day, count(*) AS jobs, coalesce(sum(j.records_read), 0) AS records,
@@ -15,27 +16,6 @@ SELECT d.slug AS dmo, coalesce(avg(e.error_rate), 0) AS error_rate
                       ORDER BY j.id DESC LIMIT 5) e ON true
  WHERE (%(dmos)s::text[] IS NULL OR d.slug = ANY(%(dmos)s))
  GROUP BY d.slug ORDER BY d.slug;
-
--- name: review_backlog
-SELECT d.slug AS dmo, count(s.id) AS pending
-  FROM public.dmos d LEFT JOIN staging.listings s ON s.dmo_id = d.id AND s.review_status = 'pending'
- WHERE (%(dmos)s::text[] IS NULL OR d.slug = ANY(%(dmos)s))
- GROUP BY d.slug ORDER BY d.slug;
-
--- name: review_backlog_per_day
--- Rows sent to review per day (by their job's day) and decisions per day, over 30 days.
-SELECT day, sum(sent) AS sent, sum(decided) AS decided FROM (
-    SELECT date_trunc('day', s.created_at)::date AS day, count(*) AS sent, 0 AS decided
-      FROM staging.listings s JOIN public.dmos d ON d.id = s.dmo_id
-     WHERE s.review_status IS NOT NULL AND s.created_at > now() - interval '30 days'
-       AND (%(dmos)s::text[] IS NULL OR d.slug = ANY(%(dmos)s))
-     GROUP BY 1
-    UNION ALL
-    SELECT date_trunc('day', r.decided_at)::date, 0, count(*)
-      FROM pipeline.review_decisions r JOIN public.dmos d ON d.id = r.dmo_id
-     WHERE r.decided_at > now() - interval '30 days' AND (%(dmos)s::text[] IS NULL OR d.slug = ANY(%(dmos)s))
-     GROUP BY 1) t
- GROUP BY day ORDER BY day;
 
 -- name: hotel_regions
 SELECT DISTINCT region FROM sadie_gtm.hotels ORDER BY region;
@@ -84,3 +64,7 @@ SELECT l.listing_match_hash AS hash,
                                  GROUP BY listing_match_hash HAVING count(*) > 1 LIMIT 200)
    AND l.listing_status <> 'merged'
  GROUP BY l.listing_match_hash ORDER BY min(l.id);
+
+-- name: letter_hotels
+-- The hotels dead letters name (item 'hotel:<id>'): shown by name, and retried by region and city.
+SELECT h.id, h.name, h.city, h.region, h.website FROM sadie_gtm.hotels h WHERE h.id = ANY(%(ids)s);

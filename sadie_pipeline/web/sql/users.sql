@@ -1,25 +1,39 @@
 -- Web users and API keys (users.py). Passwords are argon2 hashes; API keys sha256 digests.
 
 -- name: add
-INSERT INTO pipeline.web_users (name, password_hash, role, dmos)
-VALUES (%(name)s, %(hash)s, %(role)s, %(dmos)s)
-ON CONFLICT (name) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role, dmos = EXCLUDED.dmos
-RETURNING id;
+-- A new user, or an existing one with a new password: a new password ends its sessions, as does a
+-- change of role, DMOs or grants (session_version).
+INSERT INTO pipeline.web_users AS u (name, password_hash, role, dmos, grants)
+VALUES (%(name)s, %(hash)s, %(role)s, %(dmos)s, %(grants)s)
+ON CONFLICT (name) DO UPDATE
+   SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role, dmos = EXCLUDED.dmos, grants = EXCLUDED.grants,
+       session_version = u.session_version + 1
+RETURNING id, session_version;
+
+-- name: change
+-- An existing user's role, DMOs and grants, its password kept; its sessions end only when they change.
+UPDATE pipeline.web_users u
+   SET role = %(role)s, dmos = %(dmos)s, grants = %(grants)s,
+       session_version = u.session_version
+           + CASE WHEN (u.role, u.dmos, u.grants) IS DISTINCT FROM (%(role)s::text, %(dmos)s::text[], %(grants)s::text[])
+                  THEN 1 ELSE 0 END
+ WHERE u.name = %(name)s
+RETURNING id, session_version;
 
 -- name: unknown_dmos
 SELECT s FROM unnest(%(dmos)s::text[]) s WHERE NOT EXISTS (SELECT 1 FROM public.dmos d WHERE d.slug = s) ORDER BY s;
 
 -- name: list
-SELECT id, name, role, dmos, created_at FROM pipeline.web_users ORDER BY name;
+SELECT id, name, role, dmos, grants, created_at FROM pipeline.web_users ORDER BY name;
 
 -- name: remove
 DELETE FROM pipeline.web_users WHERE name = %(name)s RETURNING id;
 
 -- name: by_name
-SELECT id, name, role, dmos, password_hash FROM pipeline.web_users WHERE name = %(name)s;
+SELECT id, name, role, dmos, grants, session_version, password_hash FROM pipeline.web_users WHERE name = %(name)s;
 
 -- name: by_id
-SELECT id, name, role, dmos, password_hash FROM pipeline.web_users WHERE id = %(id)s;
+SELECT id, name, role, dmos, grants, session_version, password_hash FROM pipeline.web_users WHERE id = %(id)s;
 
 -- name: rehash
 UPDATE pipeline.web_users SET password_hash = %(hash)s WHERE id = %(id)s;
