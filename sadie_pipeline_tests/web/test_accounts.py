@@ -139,3 +139,19 @@ def test_the_api_sets_no_cookie_and_pages_have_a_favicon(web, database):
     with logged_in(web, "vera", PASSWORD) as viewer:   # a logged-in API call keeps its session, unchanged
         session = viewer.get("/v1/admin/session")
         assert session.status_code == 200 and session.json()["user"] == "vera" and "set-cookie" not in session.headers
+
+
+def test_removing_a_user_needs_their_name_typed(web, users, database):
+    with logged_in(web, "ada", PASSWORD) as ada:
+        token = page_token(ada, "/users")
+        kept = ada.post("/users/vera/remove", data={"csrf_token": token}, follow_redirects=True)
+        assert "not removed: type the name vera" in _flash(kept.text)
+        assert authenticate_ok(database, "vera")
+        gone = ada.post("/users/vera/remove", data={"csrf_token": token, "confirm": "vera"}, follow_redirects=True)
+        assert _flash(gone.text) == "user vera removed"
+        assert not authenticate_ok(database, "vera")
+
+
+def authenticate_ok(database, name: str) -> bool:
+    with database.connect() as conn:
+        return conn.execute("SELECT count(*) FROM pipeline.web_users WHERE name = %s", (name,)).fetchone()[0] == 1

@@ -87,9 +87,12 @@ def users_add(request: Request, user: Admin, name: Annotated[str, Form(max_lengt
 
 
 @router.post("/users/{name}/remove")
-def users_remove(request: Request, user: Admin, name: str) -> Response:
+def users_remove(request: Request, user: Admin, name: str,
+                 confirm: Annotated[str, Form(max_length=200)] = "") -> Response:
     if name == user.name:
         return redirect(flash_url("/users", "you cannot remove yourself"), request)
+    if confirm.strip() != name:  # a removal cannot be undone: the admin types the name, without JavaScript too
+        return redirect(flash_url("/users", f"user {name} not removed: type the name {name} to confirm"), request)
     try:
         with connection(request) as conn:
             remove_user(conn, name)
