@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 import psycopg
 from dagster import TableColumn, TableSchema
+from psycopg.sql import SQL, Composable
 from sqlalchemy import BigInteger, Column, DateTime, Double, MetaData, SmallInteger, Table, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
@@ -84,10 +85,13 @@ def _types(table: Table) -> dict[str, Any]:
     return {c.name: c.type for c in table.columns}
 
 
-def query_frame(conn: psycopg.Connection, table: Table, query: str, params: dict[str, Any]) -> pd.DataFrame:
-    """A query of sql/frames.sql as a frame of the table's columns, through COPY (one pass, typed)."""
+def query_frame(conn: psycopg.Connection, table: Table, query: str | Composable, params: dict[str, Any]) -> pd.DataFrame:
+    """A query of sql/frames.sql (its name, or the statement composed from it) as a frame of the
+    table's columns, through COPY (one pass, typed)."""
+    statement = SQL(sql("frames", query)) if isinstance(query, str) else query
     data = bytearray()
-    with conn.cursor() as cur, cur.copy(f"COPY ({sql('frames', query)}) TO STDOUT {COPY_OUT_OPTIONS}", params) as copy:
+    with conn.cursor() as cur, cur.copy(SQL("COPY ({}) TO STDOUT " + COPY_OUT_OPTIONS).format(statement),
+                                        params) as copy:
         for block in copy:
             data += block
     return read_csv_frame(bytes(data), _types(table))

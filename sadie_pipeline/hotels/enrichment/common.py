@@ -26,9 +26,8 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_ROOM_COUNT,
     LAYER_WEBSITE,
 )
-from sadie_pipeline.core.frame_tables import COPY_OUT_OPTIONS, read_csv_frame
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
-from sadie_pipeline.hotels.frames import layer_frame, layer_table, region_table
+from sadie_pipeline.hotels.frames import layer_frame, layer_table, query_frame, region_table
 from sadie_pipeline.hotels.queries import run, sql
 from sadie_pipeline.metadata import report_partitions
 from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
@@ -111,12 +110,7 @@ def stored_layer_rows(conn: psycopg.Connection, layer: str, regions: Sequence[st
     if run(conn, "frames", "table_exists", {"table": f"{table.schema}.{table.name}"}).fetchone()[0] is None:
         return layer_frame([], table)
     query = SQL(sql("frames", "layer_rows")).format(table=Identifier(table.schema, table.name))
-    data = bytearray()
-    with conn.cursor() as cur, cur.copy(SQL("COPY ({}) TO STDOUT " + COPY_OUT_OPTIONS).format(query),
-                                        {"regions": list(regions)}) as copy:
-        for block in copy:
-            data += block
-    return read_csv_frame(bytes(data), {c.name: c.type for c in table.columns})
+    return query_frame(conn, table, query, {"regions": list(regions)})
 
 
 def layer_output(context: Any, database: Any, result: LayerResult,
