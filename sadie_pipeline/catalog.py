@@ -79,20 +79,40 @@ EXTERNALS: tuple[External, ...] = (
     External("listing_image_hosts", EXTERNAL, _L, ("http",), "The hosts of listings' image URLs (DMO sites, CDNs).",
              feeds=("listing_images",), resource="image_fetcher"),
     External("serper_places", EXTERNAL, _H, ("google",), "Serper (google.serper.dev) Google Maps places search: "
-             "hotels per market city; its raw pages kept under api-responses/serper/.", feeds=("hotel_discovery",),
-             resource="serper"),
+             "hotels per market city (raw pages kept under api-responses/serper/); a place's reviews with the "
+             "owner's replies, and its details (hours, price level, rating).",
+             feeds=("hotel_discovery", "review_responses", "gmaps_details"), resource="serper"),
     External("hotel_web_sites", EXTERNAL, _H, ("http", "chromium"), "Hotels' own websites, fetched with httpx "
              "(Chromium for pages that need JavaScript): home pages, then contact and team pages.",
              feeds=("hotel_websites", "website_contacts"), resource="website_fetcher"),
     External("groq_chat", EXTERNAL, _H, ("groq",), "Groq chat completions (JSON mode): room counts read from "
-             "a hotel's website text.", feeds=("room_counts",), resource="groq"),
+             "a hotel's website text, and the signers of review replies the rules cannot read.",
+             feeds=("room_counts", "review_responses"), resource="groq"),
     External("anthropic_messages", EXTERNAL, _H, ("anthropic",), "Anthropic (Claude, tool use): property type, "
              "chain or independent, management company, amenities.", feeds=("hotel_research",), resource="anthropic"),
     External("rdap_registries", EXTERNAL, _H, ("rdap",), "RDAP (rdap.org, sent on to each registry): who "
              "registered a hotel's domain.", feeds=("rdap_owner",), resource="rdap"),
     External("dns_resolvers", EXTERNAL, _H, ("dns",), "DNS (MX, SPF and _dmarc TXT records): the mail provider of "
-             "a hotel's domain, and the MX e-mail verification checks addresses against (it sends no mail).",
+             "a hotel's domain, and the MX e-mail verification asks.",
              feeds=("dns_email_provider", "email_verification"), resource="dns"),
+    External("whois_servers", EXTERNAL, _H, ("whois",), "WHOIS over TCP port 43: the registry, then the "
+             "registrar it refers to: who registered a hotel's domain where RDAP says nothing useful.",
+             feeds=("whois_owner",), resource="whois"),
+    External("wayback_machine", EXTERNAL, _H, ("internet_archive",), "The Internet Archive's CDX API and "
+             "snapshots of WHOIS pages: the newest unmasked registrant of a privacy-masked domain.",
+             feeds=("whois_history",), resource="wayback"),
+    External("crt_sh", EXTERNAL, _H, ("crt_sh",), "Certificate transparency logs through crt.sh (JSON, PEM): "
+             "organisations of OV/EV certificates and sibling domains.", feeds=("certificate_orgs",), resource="crtsh"),
+    External("licence_registers", EXTERNAL, _H, ("csv",), "State lodging licence files (Florida DBPR, Texas hotel "
+             "occupancy tax): licensees and owners, loaded into sadie_gtm.licence_records.",
+             feeds=("licence_owners",), resource="licence_registers"),
+    External("abn_lookup", EXTERNAL, _H, ("abr",), "The Australian Business Register's ABN Lookup web services: "
+             "entity and trading names of Australian hotels.", feeds=("abn_asic",), resource="abn_lookup"),
+    External("common_crawl", EXTERNAL, _H, ("common_crawl",), "Common Crawl's CDX index and WARC files: archived "
+             "contact, about and team pages of hotels' sites.", feeds=("cc_harvest",), resource="common_crawl"),
+    External("mail_servers", EXTERNAL, _H, ("smtp", "microsoft"), "The MX servers of hotels' domains (SMTP: EHLO, "
+             "MAIL FROM, RCPT TO, QUIT; no mail sent) and Microsoft's account check for Microsoft 365 domains.",
+             feeds=("email_verification",), resource="mail_verifier"),
     External("onedrive_drive", EXTERNAL, _H, ("onedrive",), "The OneDrive / SharePoint drive (Microsoft Graph) "
              "the lead workbooks are uploaded to, when configured.", receives=("lead_exports",), resource="onedrive"),
     External("slack_channel", EXTERNAL, _H, ("slack",), "The Slack channel new exports are announced in "

@@ -149,6 +149,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     from sadie_pipeline.definitions import build_defs
     from sadie_pipeline.hotels.exports.delivery import counted, latest_exports
     from sadie_pipeline.hotels.markets import add_market
+    from sadie_pipeline.hotels.owner_summary import owner_lines, owner_summary
     from sadie_pipeline.hotels.summary import city_summary
     from sadie_pipeline.resource_defs import configured, resolved
     from sadie_pipeline.sandbox import Sandbox
@@ -164,6 +165,9 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
             resolved(configured("object_store")).put_file(f"inbox/hotels/{DEMO_REGION}/hotels.csv", SAMPLE_DIR / "hotels-us-fl.csv")
             # The sandbox's own quotas are generous; production keeps the resources' default paces.
             fast = {key: configured(key, requests_per_minute=600) for key in ("serper", "groq", "anthropic")}
+            # the sandbox's mail servers ask a greylisted sender back after seconds, not minutes
+            fast.update(mail_verifier=configured("mail_verifier", greylist_wait_s=2),
+                        whois=configured("whois", requests_per_second=10))
             instance = DagsterInstance.get()
             # built now: its resources take the sandbox's settings just put in the environment
             result = build_defs().resolve_job_def("hotel_leads_job").execute_in_process(
@@ -186,7 +190,11 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
              f"{r['enriched']} enriched (layers: {', '.join(r['layers']) or 'none'}); {r['dead_letters']} dead letters; "
              f"{r['scored']} scored, {r['launched']} launched, {r['exported']} exported")
     with database.connect() as conn:
+        owners = owner_summary(conn, DEMO_REGION)
         exports = list(latest_exports(conn, DEMO_REGION).values())
+    echo(f"\n== owners and verified addresses: {DEMO_REGION} ==")
+    for line in owner_lines(owners):
+        echo(line)
     store = resolved(configured("object_store"))
     echo(f"\n== lead exports ({len(exports)} files) ==")
     for e in exports:

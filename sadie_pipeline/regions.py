@@ -1,5 +1,5 @@
 """The `region` partition keys: ISO 3166-2 codes of every US state, DC, and every Canadian
-province and territory."""
+province and territory, and every Australian state and territory (ABN Lookup's registers)."""
 
 US_STATES = (
     "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
@@ -8,7 +8,10 @@ US_STATES = (
 )
 CA_PROVINCES = ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
 
-REGIONS: tuple[str, ...] = tuple(f"US-{s}" for s in US_STATES) + tuple(f"CA-{p}" for p in CA_PROVINCES)
+AU_STATES = ("NSW", "VIC", "QLD", "WA", "SA", "TAS", "ACT", "NT")
+
+REGIONS: tuple[str, ...] = (tuple(f"US-{s}" for s in US_STATES) + tuple(f"CA-{p}" for p in CA_PROVINCES)
+                            + tuple(f"AU-{s}" for s in AU_STATES))
 
 
 class UnknownRegionError(ValueError):
@@ -37,6 +40,9 @@ REGION_NAMES = {
     "CA-NL": "Newfoundland and Labrador", "CA-NS": "Nova Scotia", "CA-NT": "Northwest Territories",
     "CA-NU": "Nunavut", "CA-ON": "Ontario", "CA-PE": "Prince Edward Island", "CA-QC": "Quebec",
     "CA-SK": "Saskatchewan", "CA-YT": "Yukon",
+    "AU-NSW": "New South Wales", "AU-VIC": "Victoria", "AU-QLD": "Queensland", "AU-WA": "Western Australia",
+    "AU-SA": "South Australia", "AU-TAS": "Tasmania", "AU-ACT": "Australian Capital Territory",
+    "AU-NT": "Northern Territory",
 }
 
 

@@ -23,7 +23,21 @@ from dagster import ConfigurableResource, EnvVar
 
 from sadie_pipeline.listings import geocoder
 from sadie_pipeline.listings.image_fetcher import ImageFetcher
-from sadie_pipeline.resources import llm, onedrive, rdap_dns, serper, slack, web
+from sadie_pipeline.resources import (
+    abn,
+    common_crawl,
+    crtsh,
+    licences,
+    llm,
+    mail_verify,
+    onedrive,
+    rdap_dns,
+    serper,
+    slack,
+    wayback,
+    web,
+    whois,
+)
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
@@ -41,6 +55,10 @@ RESOURCES: dict[str, tuple[type[ConfigurableResource], dict[str, str]]] = {
                                           "base_url": llm.ANTHROPIC_BASE_URL_ENV}),
     "rdap": (rdap_dns.RdapResource, {"base_url": rdap_dns.RDAP_BASE_URL_ENV}),
     "dns": (rdap_dns.DnsResource, {"nameserver": rdap_dns.DNS_NAMESERVER_ENV}),
+    "mail_verifier": (mail_verify.MailVerifierResource, {
+        "verify": mail_verify.SMTP_VERIFY_ENV, "port": mail_verify.SMTP_PORT_ENV, "helo_name": mail_verify.SMTP_HELO_ENV,
+        "mail_from": mail_verify.SMTP_FROM_ENV, "o365_base_url": mail_verify.O365_BASE_URL_ENV,
+        "nameserver": mail_verify.DNS_NAMESERVER_ENV}),
     "onedrive": (onedrive.OneDriveResource, {
         "tenant_id": onedrive.TENANT_ENV, "client_id": onedrive.CLIENT_ID_ENV,
         "client_secret": onedrive.CLIENT_SECRET_ENV, "drive_id": onedrive.DRIVE_ENV,
@@ -50,10 +68,20 @@ RESOURCES: dict[str, tuple[type[ConfigurableResource], dict[str, str]]] = {
                                     "base_url": slack.BASE_URL_ENV}),
     "geocoder": (geocoder.GeocoderResource, geocoder.ENV_FIELDS),
     "image_fetcher": (ImageFetcher, {}),
+    "whois": (whois.WhoisResource, {"server": whois.SERVER_ENV, "referrals": whois.REFERRALS_ENV}),
+    "wayback": (wayback.WaybackResource, {"base_url": wayback.BASE_URL_ENV}),
+    "licence_registers": (licences.LicenceRegisterResource, {"base_url": licences.LICENCE_BASE_URL_ENV,
+                                                            "config_file": licences.LICENCE_REGISTERS_ENV}),
+    "crtsh": (crtsh.CrtShResource, {"base_url": crtsh.BASE_URL_ENV}),
+    "abn_lookup": (abn.AbnLookupResource, {"base_url": abn.BASE_URL_ENV, "guid": abn.GUID_ENV}),
+    "common_crawl": (common_crawl.CommonCrawlResource, {"index_url": common_crawl.INDEX_URL_ENV,
+                                                        "data_url": common_crawl.DATA_URL_ENV}),
 }
 SHARED = ("database", "object_store")
 LISTING_SERVICES = ("geocoder", "image_fetcher")
-HOTEL_SERVICES = ("serper", "website_fetcher", "groq", "anthropic", "rdap", "dns", "onedrive", "slack")
+HOTEL_SERVICES = ("serper", "website_fetcher", "groq", "anthropic", "rdap", "dns", "onedrive", "slack",
+                  # the owner layers of issue 31
+                  "whois", "wayback", "crtsh", "licence_registers", "abn_lookup", "common_crawl", "mail_verifier")
 
 
 def env_settings(key: str) -> dict[str, EnvVar]:

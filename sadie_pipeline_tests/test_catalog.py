@@ -37,7 +37,8 @@ KEYS = {k.to_user_string(): k for k in GRAPH.get_all_asset_keys()}
 OURS = {name for name, key in KEYS.items() if GRAPH.get(key).is_materializable}
 # Resources that call a service outside the platform; the database and the object store are ours.
 SERVICE_RESOURCES = {"serper", "website_fetcher", "groq", "anthropic", "rdap", "dns", "onedrive", "slack", "geocoder",
-                     "image_fetcher"}
+                     "image_fetcher", "whois", "wayback", "crtsh", "licence_registers", "abn_lookup", "common_crawl",
+                     "mail_verifier"}
 
 
 def _node(name: str):

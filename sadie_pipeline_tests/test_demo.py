@@ -25,3 +25,10 @@ def test_the_hotel_demo_ends_with_its_excel_files_and_the_announcement(sadie_env
         assert f.as_uri() in output                      # every file's path is printed
     assert "uploaded to the sandbox's OneDrive" in output
     assert "== Slack #" in output and "Hotel leads exported: Florida" in output
+    # the owner layers: each layer's completed count, the people found and their verified addresses
+    owners = output.split("== owners and verified addresses: US-FL ==", 1)[1].split("\n== ", 1)[0]
+    for layer in ("rdap", "whois", "whois_history", "gov_data", "ct_certs", "reviews", "cc_contacts",
+                  "gmaps_enrich", "email_verify"):
+        assert f" {layer} " in owners.split("\n")[1], (layer, owners)
+    assert "owners and managers named" in owners and "gov_registry" in owners
+    assert "verified_smtp" in owners                  # at least one address checked over SMTP, printed

@@ -46,8 +46,10 @@ Effective confidence: the candidate's own ``confidence``, else the source's base
 =====================  ======  ===============================================================
 modifier               value   when
 =====================  ======  ===============================================================
-email_verified_o365    +0.20   an e-mail with ``email_verified`` (a mailbox check); it also
-                               lifts the candidate to the seed's ``email_verify_o365`` priority
+email_verified_o365    +0.20   an e-mail with ``email_verified`` by Microsoft's account check
+                               (``verified_o365``); it also lifts it to ``email_verify_o365``'s priority
+email_verified_smtp    +0.15   an e-mail with ``email_verified`` by an SMTP RCPT answer
+                               (``verified_smtp``): ``email_verify_smtp``'s priority
 multiple_sources       +0.10   2+ distinct sources give the same value (``normalise_for_compare``)
 stale_data             -0.15   ``extracted_at`` more than ``stale_after_days`` before `now`
 first_name_only        -0.30   a contact field of a person without surname ("Maria")
@@ -57,8 +59,8 @@ generic_title          -0.10   a contact field of a person whose title is generi
 
 Contact fields are email, contact_name, contact_title (the person is the value itself, or
 ``person_name`` / ``person_title``) and phone when ``person_name`` is given (a hotel's main line is
-nobody's). ``email_status`` ``valid_domain`` is not a verification (no bonus); ``invalid_syntax``
-and ``no_mx`` make an e-mail unusable: it is dropped (effective confidence 0), since an address
+nobody's). ``email_status`` ``valid_domain`` or ``catch_all`` is not a verification (no bonus); ``invalid_syntax``,
+``no_mx`` and ``rejected`` (the domain's mail server refused the mailbox) make an e-mail unusable: it is dropped (effective confidence 0), since an address
 that bounces is worse than none for outreach. A candidate whose value is None or blank is ignored.
 
 Pass the source's raw confidence: a ``contacts.Person.confidence`` already holds the
@@ -103,16 +105,19 @@ GOLDEN_FIELDS: tuple[str, ...] = (
     "room_count", "management_company", "property_type", "chain_or_independent", "rating", "review_count",
 )
 CONTACT_FIELDS = frozenset({"email", "contact_name", "contact_title", "phone"})
-UNUSABLE_EMAIL_STATUSES = frozenset({"invalid_syntax", "no_mx"})
+# an address the domain's mail server refused (550/551/553) bounces too
+UNUSABLE_EMAIL_STATUSES = frozenset({"invalid_syntax", "no_mx", "rejected"})
 
 _EMAIL_PRIORITY = {
     "email_verify_o365": 100, "email_verify_smtp": 90, "gov_registry": 80, "website_scrape": 70,
-    "dmo_listing": 65, "rdap": 60, "csv_import": 55, "whois_history": 50, "review_response": 40,
+    "dmo_listing": 65, "rdap": 60, "whois": 60, "csv_import": 55, "whois_history": 50, "review_response": 40,
     "llm_extract": 35, "cc_harvest": 30, "email_pattern_guess": 20,
 }
+# port-43 WHOIS is the registry's record as RDAP is; ABN Lookup's individual name ranks as ASIC's
 _PERSON_PRIORITY = {
-    "gov_registry": 90, "asic_director": 85, "website_scrape": 80, "rdap": 70, "dmo_listing": 65,
-    "whois_history": 60, "csv_import": 55, "review_response": 50, "llm_extract": 45,
+    "gov_registry": 90, "asic_director": 85, "abn_lookup": 85, "website_scrape": 80, "rdap": 70, "whois": 70,
+    "dmo_listing": 65, "whois_history": 60, "csv_import": 55, "review_response": 50, "llm_extract": 45,
+    "cc_harvest": 40,
 }
 _PHONE_PRIORITY = {
     "gov_registry": 90, "website_scrape": 80, "google_maps": 75, "dmo_listing": 70, "csv_import": 60,
@@ -143,8 +148,8 @@ _PRIORITY_TABLES: dict[str, dict[str, int]] = {
                       "website_scrape": 50},
     "chain_or_independent": {"llm_extract": 80, "csv_import": 70, "dmo_listing": 60, "website_scrape": 50,
                              "google_maps": 40},
-    "management_company": {"gov_registry": 85, "llm_extract": 75, "csv_import": 70, "rdap": 60,
-                           "website_scrape": 55, "dmo_listing": 50},
+    "management_company": {"gov_registry": 85, "abn_lookup": 80, "llm_extract": 75, "csv_import": 70, "rdap": 60,
+                           "whois": 60, "website_scrape": 55, "dmo_listing": 50, "whois_history": 50, "ct_certs": 45},
     "rating": _REVIEWS_PRIORITY,
     "review_count": _REVIEWS_PRIORITY,
 }
@@ -258,8 +263,13 @@ def candidate_priority(c: FieldCandidate) -> int:
     table = SOURCE_PRIORITY.get(c.field, {})
     priority = table.get(c.source, 0)
     if c.field == "email" and c.email_verified:
-        priority = max(priority, _EMAIL_PRIORITY["email_verify_o365"])
+        priority = max(priority, _EMAIL_PRIORITY[_verified_by(c)])
     return priority
+
+
+def _verified_by(c: FieldCandidate) -> str:
+    """The seed's source name of a verified address: SMTP's RCPT answer, else Microsoft's check."""
+    return "email_verify_smtp" if c.email_status == "verified_smtp" else "email_verify_o365"
 
 
 def base_confidence(c: FieldCandidate) -> float:
@@ -294,7 +304,8 @@ def effective_confidence(c: FieldCandidate, *, corroborated: bool, now: datetime
         return 0.0
     value = base_confidence(c)
     if c.field == "email" and c.email_verified:
-        value += CONFIDENCE_MODIFIERS["email_verified_o365"]
+        value += CONFIDENCE_MODIFIERS["email_verified_smtp" if _verified_by(c) == "email_verify_smtp"
+                                      else "email_verified_o365"]
     if corroborated:
         value += CONFIDENCE_MODIFIERS["multiple_sources"]
     if is_stale(c, now, stale_after_days):

@@ -53,7 +53,8 @@ def _dm_confidence(dm: dict[str, Any], now: datetime) -> float:
     updated = dm.get("updated_at")
     return contact_confidence(
         best,
-        email_verified_o365=bool(dm.get("email_verified")),
+        email_verified_o365=bool(dm.get("email_verified")) and dm.get("email_status") != "verified_smtp",
+        email_verified_smtp=bool(dm.get("email_verified")) and dm.get("email_status") == "verified_smtp",
         multiple_sources=len(set(sources)) >= 2,
         stale_data=bool(updated and now - updated > timedelta(days=STALE_AFTER_DAYS)),
         first_name_only=is_first_name_only(dm.get("full_name")),

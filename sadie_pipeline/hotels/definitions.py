@@ -3,10 +3,7 @@ from dagster import Definitions
 from sadie_pipeline.hotels.assets import hotel_assets
 from sadie_pipeline.hotels.automation import hotel_automation_sensor, with_automation
 from sadie_pipeline.hotels.checks import hotel_checks
-from sadie_pipeline.hotels.enrichment.owner import owner_assets
-from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
-from sadie_pipeline.hotels.enrichment.research import hotel_research
-from sadie_pipeline.hotels.enrichment.room_counts import room_counts
+from sadie_pipeline.hotels.enrichment.layer_assets import enrichment_assets
 from sadie_pipeline.hotels.intake import build_discovery_schedule, dmo_promotion_sensor, hotel_inbox_sensor
 from sadie_pipeline.hotels.jobs import (
     attraction_proximity_job,
@@ -24,8 +21,7 @@ from sadie_pipeline.hotels.schedules import build_schedules, schedule_timezone
 from sadie_pipeline.hotels.sensors import export_after_launch_sensor, slack_on_run_failure
 from sadie_pipeline.resource_defs import hotel_resources
 
-enrichment_assets = [room_counts, attraction_proximity, hotel_research, *owner_assets]
-
+__all__ = ["build_defs", "defs", "enrichment_assets"]
 
 
 def build_defs() -> Definitions:

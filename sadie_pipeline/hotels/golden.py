@@ -119,6 +119,33 @@ def _layer_time(layer_updated_at: dict[str, Any] | None, layer: str) -> datetime
     return datetime.fromisoformat(value) if isinstance(value, str) else None
 
 
+def _enrichment_candidates(room_count: Any, room_source: Any, mgmt: Any, ptype: Any, chain: Any, org: Any,
+                           stamps: Any, whois_org: Any, history_org: Any, licensee: Any, abn_name: Any,
+                           cert_orgs: Any, rating: Any, reviews: Any) -> list[FieldCandidate]:
+    """One hotel's candidates from its enrichment row, each credited to the layer that found it."""
+    out: list[FieldCandidate] = []
+    if room_count is not None:
+        out.append(FieldCandidate("room_count", room_count, "llm_extract" if room_source == "groq" else "regex",
+                                  extracted_at=_layer_time(stamps, "room_counts")))
+    research_at = _layer_time(stamps, "hotel_research")
+    for name, value in (("management_company", mgmt), ("property_type", ptype), ("chain_or_independent", chain)):
+        if value:
+            out.append(FieldCandidate(name, value, "llm_extract", extracted_at=research_at))
+    # the owning entity as registers, registrars and certificates name it
+    owners = (("rdap", org, "rdap_owner"), ("whois", whois_org, "whois_owner"),
+              ("whois_history", history_org, "whois_history"), ("gov_registry", licensee, "licence_owners"),
+              ("abn_lookup", abn_name, "abn_asic"), ("ct_certs", (cert_orgs or [None])[0], "certificate_orgs"))
+    for source, value, layer in owners:
+        if value:
+            out.append(FieldCandidate("management_company", value, source, extracted_at=_layer_time(stamps, layer)))
+    gmaps_at = _layer_time(stamps, "gmaps_details")
+    # numeric(3, 2) reads back as Decimal("4.60"): as a float, the same value discovery gives (4.6)
+    for name, value in (("rating", None if rating is None else float(rating)), ("review_count", reviews)):
+        if value is not None:
+            out.append(FieldCandidate(name, value, "google_maps", extracted_at=gmaps_at))
+    return out
+
+
 def load_candidates(conn: psycopg.Connection, hotel_ids: Sequence[int]) -> dict[int, list[FieldCandidate]]:
     """Every candidate value of the hotels' golden fields, by hotel."""
     out: dict[int, list[FieldCandidate]] = defaultdict(list)
@@ -131,21 +158,12 @@ def load_candidates(conn: psycopg.Connection, hotel_ids: Sequence[int]) -> dict[
             value = record.get(name)
             if value not in (None, ""):
                 out[hotel_id].append(FieldCandidate(name, value, src, source_url=raw_path, extracted_at=seen))
-    for (hotel_id, room_count, room_source, mgmt, ptype, chain, org, stamps) in conn.execute(
+    for row in conn.execute(
             """SELECT hotel_id, room_count, room_count_source, management_company, property_type,
-                      chain_or_independent, registrant_org, layer_updated_at
+                      chain_or_independent, registrant_org, layer_updated_at, whois_registrant_org, whois_history_org,
+                      licensee_name, abn_entity_name, cert_orgs, gmaps_rating, gmaps_reviews
                  FROM sadie_gtm.hotel_owner_enrichment WHERE hotel_id = ANY(%s)""", (ids,)):
-        if room_count is not None:
-            out[hotel_id].append(FieldCandidate("room_count", room_count,
-                                                "llm_extract" if room_source == "groq" else "regex",
-                                                extracted_at=_layer_time(stamps, "room_counts")))
-        research_at = _layer_time(stamps, "hotel_research")
-        for name, value in (("management_company", mgmt), ("property_type", ptype), ("chain_or_independent", chain)):
-            if value:
-                out[hotel_id].append(FieldCandidate(name, value, "llm_extract", extracted_at=research_at))
-        if org:
-            out[hotel_id].append(FieldCandidate("management_company", org, "rdap",
-                                                extracted_at=_layer_time(stamps, "rdap_owner")))
+        out[row[0]].extend(_enrichment_candidates(*row[1:]))
     # absorbed rows are evidence too (another address for the same person), credited to the survivor
     for (dm_id, hotel_id, full_name, title, email, status, verified, sources, url, updated) in conn.execute(
             """SELECT coalesce(merged_into, id), hotel_id, full_name, title, email, email_status, email_verified,

@@ -17,7 +17,7 @@ hotel_leads_job = define_asset_job(
                 "golden records, score, launch and export. Unattended, hotel_automation_sensor (running "
                 "by default, whatever the 'Auto-materialize' tag says) runs entities to scores after each "
                 "discovery; those runs are listed under the sensor, not under this job.",
-    tags=service_tags("serper", "websites", "llm", "rdap", "dns", "onedrive"),
+    tags=service_tags("serper", "websites", "llm", "rdap", "dns", "whois", "smtp", "commoncrawl", "onedrive"),
 )
 
 lead_launch_job = define_asset_job(
@@ -33,14 +33,16 @@ lead_export_job = define_asset_job(
     tags=service_tags("onedrive"),
 )
 
-ENRICHMENT_LAYER_ASSETS = ("room_counts", "attraction_proximity", "hotel_research", "rdap_owner",
-                           "dns_email_provider", "website_contacts", "email_verification")
+ENRICHMENT_LAYER_ASSETS = ("room_counts", "attraction_proximity", "hotel_research", "rdap_owner", "whois_owner",
+                           "whois_history", "dns_email_provider", "website_contacts", "licence_owners", "abn_asic",
+                           "certificate_orgs", "review_responses", "gmaps_details", "cc_harvest", "cc_contacts",
+                           "email_verification")
 
 reenrichment_job = define_asset_job(
     "reenrichment_job",
     selection=AssetSelection.assets(*ENRICHMENT_LAYER_ASSETS, "golden_hotels", "lead_scores"),
     description="Runs stale enrichment layers again (force refresh), then golden records and scores.",
-    tags=service_tags("websites", "llm", "rdap", "dns"),
+    tags=service_tags("websites", "llm", "rdap", "dns", "whois", "smtp", "commoncrawl"),
 )
 
 pipeline_health_job = define_asset_job(

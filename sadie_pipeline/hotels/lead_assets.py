@@ -15,10 +15,7 @@ from sadie_pipeline.core.hotel_status import LAUNCHED
 from sadie_pipeline.core.launch import LaunchCriteria
 from sadie_pipeline.core.scoring import ScoreWeights
 from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
-from sadie_pipeline.hotels.enrichment.owner import owner_assets
-from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
-from sadie_pipeline.hotels.enrichment.research import hotel_research
-from sadie_pipeline.hotels.enrichment.room_counts import room_counts
+from sadie_pipeline.hotels.enrichment.layer_assets import enrichment_assets
 from sadie_pipeline.hotels.exports.delivery import ExportResult, export_region
 from sadie_pipeline.hotels.frames import LAUNCHED_LEADS, LEAD_SCORES, launched_frame, region_table, scores_frame
 from sadie_pipeline.hotels.golden import GoldenResult, build_golden, golden_hotel_ids
@@ -72,7 +69,7 @@ def score_histogram(histogram: dict[int, int]) -> dict[str, int]:
 
 
 @asset(**REGION_ASSET, kinds={"postgres"},
-       deps=[booking_engine_detection, room_counts, attraction_proximity, hotel_research, *owner_assets])
+       deps=[booking_engine_detection, *enrichment_assets])
 def golden_hotels(context: AssetExecutionContext, config: CitiesOnly, database: Database) -> MaterializeResult:
     """One golden record per hotel: each field's value chosen by source priority and confidence
     (seed 001), every candidate kept in field_provenance; duplicate decision makers merged.

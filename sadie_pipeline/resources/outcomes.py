@@ -6,7 +6,9 @@ asset metadata, and their dead letters in ``pipeline.dead_letters`` (`record_dea
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -72,6 +74,7 @@ class ItemOutcome(Generic[T]):
     attempts: int = 0
     last_error: str | None = None
     reason: str | None = None
+    duration_ms: int | None = None
 
 
 async def run_items(
@@ -82,6 +85,7 @@ async def run_items(
     guard: ServiceGuard | None = None,
     concurrency: int | None = None,
     secrets: Iterable[str | None] = (),
+    on_outcome: Callable[[ItemT, ItemOutcome[T]], Awaitable[None]] | None = None,
 ) -> list[ItemOutcome[T]]:
     """Run ``worker`` on every item, at most ``concurrency`` at once (default: the guard's
     ``max_concurrency``, else 8), and return one outcome per item in input order.
@@ -90,6 +94,9 @@ async def run_items(
     * skipped: `SkipItem`, or the service's breaker was open (``reason``; retry in a later run)
     * dead_letter: `ServiceCallFailed` (its class and attempts) or any other exception
       (classified, 1 attempt); ``last_error`` redacted with ``secrets`` and the guard's secrets
+
+    ``on_outcome`` is awaited with each item and its outcome as soon as the item ends (a layer
+    saves its results in batches as it goes, so a killed run keeps what it finished).
     """
     items = list(items)
     limit = concurrency or (guard.policy.max_concurrency if guard else 8)
@@ -98,27 +105,12 @@ async def run_items(
     next_index = 0
 
     async def one(item: ItemT) -> ItemOutcome[T]:
-        item_key = key(item)
+        started = time.perf_counter()
         try:
-            return ItemOutcome(item_key, "ok", value=await worker(item))
-        except SkipItem as exc:
-            return ItemOutcome(item_key, "skipped", reason=redact(str(exc), all_secrets))
-        except ServiceCallFailed as exc:
-            if exc.error_class is ErrorClass.CIRCUIT_OPEN:
-                return ItemOutcome(
-                    item_key, "skipped", error_class=exc.error_class, attempts=exc.attempts,
-                    last_error=redact(exc.last_error, all_secrets), reason=f"circuit breaker of {exc.service} open",
-                )
-            return ItemOutcome(
-                item_key, "dead_letter", error_class=exc.error_class, attempts=exc.attempts,
-                last_error=redact(exc.last_error, all_secrets)[:LAST_ERROR_MAX_CHARS],
-            )
+            outcome = ItemOutcome(key(item), "ok", value=await worker(item))
         except Exception as exc:
-            logger.warning("item %s failed: %s", item_key, redact(f"{type(exc).__name__}: {exc}", all_secrets))
-            return ItemOutcome(
-                item_key, "dead_letter", error_class=classify(exc), attempts=1,
-                last_error=redact(f"{type(exc).__name__}: {exc}", all_secrets)[:LAST_ERROR_MAX_CHARS],
-            )
+            outcome = _failed(key(item), exc, all_secrets)
+        return dataclasses.replace(outcome, duration_ms=round((time.perf_counter() - started) * 1000))
 
     async def lane() -> None:
         nonlocal next_index
@@ -126,11 +118,34 @@ async def run_items(
             index = next_index
             next_index += 1
             outcomes[index] = await one(items[index])
+            if on_outcome is not None:
+                await on_outcome(items[index], outcomes[index])
 
     async with asyncio.TaskGroup() as group:
         for _ in range(min(limit, len(items))):
             group.create_task(lane())
     return [o for o in outcomes if o is not None]
+
+
+def _failed(item_key: str, exc: Exception, secrets: Sequence[str | None]) -> ItemOutcome[Any]:
+    """The outcome of an item whose worker raised: skipped (`SkipItem`, an open breaker) or dead-lettered."""
+    if isinstance(exc, SkipItem):
+        return ItemOutcome(item_key, "skipped", reason=redact(str(exc), secrets))
+    if isinstance(exc, ServiceCallFailed):
+        if exc.error_class is ErrorClass.CIRCUIT_OPEN:
+            return ItemOutcome(
+                item_key, "skipped", error_class=exc.error_class, attempts=exc.attempts,
+                last_error=redact(exc.last_error, secrets), reason=f"circuit breaker of {exc.service} open",
+            )
+        return ItemOutcome(
+            item_key, "dead_letter", error_class=exc.error_class, attempts=exc.attempts,
+            last_error=redact(exc.last_error, secrets)[:LAST_ERROR_MAX_CHARS],
+        )
+    logger.warning("item %s failed: %s", item_key, redact(f"{type(exc).__name__}: {exc}", secrets))
+    return ItemOutcome(
+        item_key, "dead_letter", error_class=classify(exc), attempts=1,
+        last_error=redact(f"{type(exc).__name__}: {exc}", secrets)[:LAST_ERROR_MAX_CHARS],
+    )
 
 
 def outcome_counts(outcomes: Sequence[ItemOutcome[Any]]) -> dict[str, Any]:

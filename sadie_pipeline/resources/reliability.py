@@ -56,6 +56,7 @@ from tenacity import (
 )
 
 from sadie_pipeline.core.errors import ErrorClass, classify, redact, retry_after_seconds
+from sadie_pipeline.resources.adaptive import AdaptiveLimit
 from sadie_pipeline.resources.outcomes import (
     LAST_ERROR_MAX_CHARS,
     ItemOutcome,
@@ -79,6 +80,8 @@ T = TypeVar("T")
 # Failures that say the service (or our access to it) is unhealthy. Not-found, permanent and
 # rate-limited answers come from a working service and reset the breaker's count.
 BREAKER_FAILURE_CLASSES = frozenset({ErrorClass.TRANSIENT, ErrorClass.AUTH})
+# Failures that lower a service's concurrency: it is slow, failing or asking us to slow down.
+_STRUGGLING = frozenset({ErrorClass.TRANSIENT, ErrorClass.RATE_LIMITED})
 Describe = Callable[[BaseException], str]
 
 
@@ -90,6 +93,7 @@ class ServicePolicy(Config):
     requests_per_minute: float | None = Field(default=None, gt=0)
     burst: int = Field(default=1, ge=1, description="calls allowed back to back before pacing starts")
     max_concurrency: int = Field(default=4, ge=1)
+    min_concurrency: int = Field(default=1, ge=1, description="adaptive concurrency never goes below this")
     max_attempts: int = Field(default=3, ge=1)
     backoff_base_s: float = Field(default=0.5, ge=0, description="first retry waits about this long, then doubling")
     backoff_max_s: float = Field(default=30.0, ge=0)
@@ -202,7 +206,8 @@ class ServiceGuard:
         self.policy = policy
         self.secrets = tuple(s for s in secrets if s)
         self.stats = GuardStats()
-        self._semaphore = asyncio.Semaphore(policy.max_concurrency)
+        # the async limit adapts to the error rate (seed 001: "Adaptive Concurrency")
+        self._semaphore = AdaptiveLimit(policy.name, policy.max_concurrency, policy.min_concurrency)
         self._slots = threading.BoundedSemaphore(policy.max_concurrency)  # call_sync's concurrency limit
         rate = policy.rate_per_second
         self._limiter = AsyncLimiter(policy.burst, policy.burst / rate) if rate else None
@@ -229,7 +234,8 @@ class ServiceGuard:
         return self._breaker.state if self._breaker is not None else STATE_CLOSED
 
     def metadata(self) -> dict[str, Any]:
-        return {"service": self.name, "breaker_state": self.breaker_state, **self.stats.as_metadata()}
+        return {"service": self.name, "breaker_state": self.breaker_state, **self.stats.as_metadata(),
+                "concurrency_now": self._semaphore.current, "concurrency_lowest": self._semaphore.lowest}
 
     def redact(self, text: Any) -> str:
         return redact(text, self.secrets)
@@ -328,11 +334,13 @@ class ServiceGuard:
             if self._breaker is not None:
                 self._breaker.__exit__(type(exc), exc, exc.__traceback__)  # counts it, or resets
             self._note_error(exc)
+            self._semaphore.record(classify(exc) not in _STRUGGLING)
             raise
         else:
             if self._breaker is not None:
                 self._breaker.__exit__(None, None, None)  # success closes the breaker
             self.stats.successes += 1
+            self._semaphore.record(True)
         finally:
             if probe:
                 self._probe_in_flight = False

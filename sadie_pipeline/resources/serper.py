@@ -13,6 +13,12 @@ from SERPER_API_KEY) is redacted from every error and stored response.
     for page in result.responses:                  # raw, redacted: for api-responses/serper/{date}/...
         store.put_bytes(raw_response_key(day, result.query, page["page"]), json.dumps(page).encode())
     serper.guard().metadata()                      # calls, attempts, retries, 429s, breaker state
+
+    # one place (discovery stored its placeId or cid as hotels.google_place_id)
+    ref = place_ref(hotel["google_place_id"])      # {"cid": "123..."} | {"place_id": "ChIJ..."}
+    page = await serper.reviews(**ref)             # POST /reviews: {"reviews": [...], "nextPageToken"?}
+    reviews = await serper.all_reviews(**ref, max_pages=3)
+    place = await serper.place_details(**ref)      # POST /maps by id: rating, openingHours, ... or None
 """
 
 from __future__ import annotations
@@ -44,6 +50,19 @@ def place_key(place: dict[str, Any]) -> str:
         if value:
             return f"{name}:{value}"
     return f"title:{str(place.get('title', '')).strip().lower()}|{str(place.get('address', '')).strip().lower()}"
+
+
+def place_ref(google_place_id: str | None) -> dict[str, str]:
+    """The keyword argument of `reviews` / `place_details` for a stored place id: a numeric cid,
+    an ``0x..:0x..`` fid, else a placeId (``ChIJ...``, as ``place_id``). Empty for none."""
+    value = (google_place_id or "").strip()
+    if not value:
+        return {}
+    if value.isdigit():
+        return {"cid": value}
+    if re.fullmatch(r"0x[0-9a-fA-F]+:0x[0-9a-fA-F]+", value):
+        return {"fid": value}
+    return {"place_id": value}
 
 
 def raw_response_key(day: date | str, query: str, page: int) -> str:
@@ -150,25 +169,72 @@ class SerperResource(ConfigurableResource):
             await s.client.aclose()
 
     # ---- calls ---------------------------------------------------------------------------
-    async def search_places(self, query: str, *, gl: str | None = None, page: int = 1,
-                            location: str | None = None, num: int | None = None,
-                            item_key: str | None = None) -> dict[str, Any]:
-        """One page of ``POST /places``. Raises `SkipItem` without a key and
+    async def _post(self, path: str, body: dict[str, Any], item_key: str) -> dict[str, Any]:
+        """One guarded POST; the answer must be a JSON object. Raises `SkipItem` without a key and
         `ServiceCallFailed` when the guard gives up (401/403: ``auth``, never retried)."""
         session = self._current()
         if session.api_key is None:
             raise SkipItem(self.not_configured_message())
-        body = self._body(query, gl=gl, page=page, location=location, num=num)
         headers = {"X-API-KEY": session.api_key, "Content-Type": "application/json"}
 
         async def attempt() -> httpx.Response:
-            return await session.client.post("/places", json=body, headers=headers)
+            return await session.client.post(path, json=body, headers=headers)
 
-        response = await session.guard.call(attempt, item_key=item_key or f"{query}#p{page}")
+        response = await session.guard.call(attempt, item_key=item_key)
         data = response.json()
         if not isinstance(data, dict):
             raise ValueError(f"Serper answered a {type(data).__name__}, not an object")
         return data
+
+    async def search_places(self, query: str, *, gl: str | None = None, page: int = 1,
+                            location: str | None = None, num: int | None = None,
+                            item_key: str | None = None) -> dict[str, Any]:
+        """One page of ``POST /places``."""
+        body = self._body(query, gl=gl, page=page, location=location, num=num)
+        return await self._post("/places", body, item_key or f"{query}#p{page}")
+
+    async def reviews(self, *, cid: str | None = None, place_id: str | None = None, fid: str | None = None,
+                      sort_by: str | None = None, next_page_token: str | None = None,
+                      item_key: str | None = None) -> dict[str, Any]:
+        """One page of ``POST /reviews`` for a place (by cid, placeId or fid):
+        ``{"reviews": [{"rating", "date", "isoDate", "snippet", "user", "response"?}], "nextPageToken"?}``."""
+        body = self._place_body(cid=cid, place_id=place_id, fid=fid)
+        if sort_by:
+            body["sortBy"] = sort_by
+        if next_page_token:
+            body["nextPageToken"] = next_page_token
+        return await self._post("/reviews", body, item_key or f"reviews:{next(iter(body.values()))}")
+
+    async def all_reviews(self, *, cid: str | None = None, place_id: str | None = None, fid: str | None = None,
+                          sort_by: str | None = None, max_pages: int = 3,
+                          item_key: str | None = None) -> list[dict[str, Any]]:
+        """The place's reviews over up to `max_pages` pages (following ``nextPageToken``)."""
+        out: list[dict[str, Any]] = []
+        token: str | None = None
+        for _ in range(max_pages):
+            page = await self.reviews(cid=cid, place_id=place_id, fid=fid, sort_by=sort_by,
+                                      next_page_token=token, item_key=item_key)
+            out += [r for r in page.get("reviews") or [] if isinstance(r, dict)]
+            token = page.get("nextPageToken")
+            if not token:
+                break
+        return out
+
+    async def place_details(self, *, cid: str | None = None, place_id: str | None = None, fid: str | None = None,
+                            item_key: str | None = None) -> dict[str, Any] | None:
+        """The place as ``POST /maps`` answers it by id (rating, ratingCount, priceLevel,
+        openingHours, ...), or None when Serper does not know the id."""
+        body = {**self._place_body(cid=cid, place_id=place_id, fid=fid), "gl": self.gl, "hl": self.hl}
+        data = await self._post("/maps", body, item_key or f"maps:{next(iter(body.values()))}")
+        places = [p for p in data.get("places") or [] if isinstance(p, dict)]
+        return places[0] if places else None
+
+    @staticmethod
+    def _place_body(*, cid: str | None, place_id: str | None, fid: str | None) -> dict[str, Any]:
+        for name, value in (("placeId", place_id), ("cid", cid), ("fid", fid)):
+            if value:
+                return {name: value}
+        raise ValueError("a place needs a cid, placeId or fid")
 
     async def search_all_pages(self, query: str, max_pages: int = 10, *, gl: str | None = None,
                                location: str | None = None, num: int | None = None) -> SerperSearchResult:

@@ -1,8 +1,8 @@
 """A small authoritative-style DNS server for the sandbox world (UDP and TCP on one port).
 
-Answers A (127.0.0.1 for every website host), MX and TXT (SPF, site verification, DMARC at
-`_dmarc.`), NS and SOA for the world's domains, NXDOMAIN for everything else. Point dnspython
-at it with `sb.resolver()` or:
+Answers A (127.0.0.1 for every website host and every MX host: the SMTP listener), MX and TXT
+(SPF, site verification, DMARC at `_dmarc.`), NS and SOA for the world's domains, NXDOMAIN for
+everything else. Point dnspython at it with `sb.resolver()` or:
 
     r = dns.resolver.Resolver(configure=False)
     r.nameservers = [dns.nameserver.Do53Nameserver("127.0.0.1", sb.dns_port)]
@@ -76,6 +76,10 @@ def build_zone(world: Any) -> dict[str, dict[int, list[str]]]:
             add(d, TXT, f'"{prov["spf"]}"')
             if dom.mail == "microsoft":
                 add(d, TXT, f'"MS=ms{int(token[:8], 16) % 10**8:08d}"')
+            for _, host in prov["mx"]:  # every MX host reaches the sandbox's SMTP listener (smtp_server.py)
+                mx_host = host.format(domain=d, dashed=d.replace(".", "-"))
+                if A not in zone.get(mx_host.lower(), {}) and dom.mail != "self":
+                    add(mx_host, A, "127.0.0.1")
             if dom.mail == "self":
                 add(f"mail.{d}", A, "127.0.0.1")
             if int(token[8:10], 16) % 2 == 0:

@@ -57,6 +57,27 @@ def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: s
         env.update({"SADIE_SLACK_BOT_TOKEN": api_keys.get("slack", f"xoxb-{key}"),
                     "SADIE_SLACK_CHANNEL": f"#{slack_service.CHANNELS['C0SADIELEADS']}",
                     "SADIE_SLACK_BASE_URL": f"{base('slack')}/api/"})
+    if "smtp" in described.get("listeners", {}):  # mailbox checks: every MX host resolves to the SMTP listener
+        env.update({"SADIE_SMTP_VERIFY": "on", "SADIE_SMTP_PORT": str(described["listeners"]["smtp"]["port"]),
+                    "SADIE_SMTP_HELO": "verify.sadie.test", "SADIE_SMTP_FROM": "verify@sadie.test"})
+    if "login" in services:  # Microsoft's account-existence check (GetCredentialType)
+        env["SADIE_O365_BASE_URL"] = base("login")
+    if "whois" in described.get("listeners", {}):  # port 43: the registry, and where its referrals are served
+        whois = described["listeners"]["whois"]
+        env.update({"SADIE_WHOIS_SERVER": f"{whois['host']}:{whois['port']}",
+                    "SADIE_WHOIS_REFERRALS": ",".join(f"{h}={a}" for h, a in sorted(whois["referrals"].items()))})
+    if "wayback" in services:  # archived WHOIS lookups (the Wayback Machine's CDX API and snapshots)
+        env["SADIE_WAYBACK_BASE_URL"] = base("wayback")
+    if "crtsh" in services:  # certificate transparency (crt.sh)
+        env["SADIE_CRTSH_BASE_URL"] = base("crtsh")
+    if "abr" in services:  # ABN Lookup: its authentication GUID is the key
+        env.update({"SADIE_ABR_BASE_URL": base("abr"), "SADIE_ABR_GUID": api_keys.get("abr", key)})
+    if "licences" in services:  # lodging licence registers: every configured register's files under it
+        env["SADIE_LICENCE_BASE_URL"] = base("licences")
+    if "commoncrawl" in services:  # Common Crawl: the CDX index server and the WARC data server
+        env.update({"SADIE_CC_INDEX_URL": f"{base('commoncrawl')}/index",
+                    "SADIE_CC_DATA_URL": base("commoncrawl_data") if "commoncrawl_data" in services
+                    else f"{base('commoncrawl')}/data"})
     if "google_geocoding" in services:  # listings' geocodes (Nominatim: SADIE_GEOCODER=nominatim and its base URL)
         env.update({"SADIE_GEOCODER": "google", "SADIE_GEOCODER_BASE_URL": base("google_geocoding"),
                     "GOOGLE_MAPS_API_KEY": api_keys.get("google_geocoding", key)})

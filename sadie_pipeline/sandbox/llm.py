@@ -328,7 +328,30 @@ def text_reply(prompt: str) -> str:
     return " ".join(bits)
 
 
+# ---- review reply signers (prompts of core.enrichment.review_signers) ----------------------------
+
+SIGNER_TASK_RE = re.compile(r"\bTask: review reply signer\b")
+_SIGNER_PROSE = re.compile(r"(?:[-\u2013\u2014]|\b(?:regards|wishes|love|from|yours|cheers)\b)\W+(?:[a-z]+\W+){0,4}?"
+                           r"([A-Z][a-z'\-]+(?: [A-Z][a-z'\-]+)?)(?:,?\s+who\s+(\w+))?")
+_SIGNER_ROLES = {"runs": "Manager", "manages": "Manager", "operates": "Manager", "owns": "Owner", "own": "Owner"}
+
+
+def signer_answer(prompt: str) -> dict[str, Any]:
+    """Who signed the quoted reply, read from its text: "Name, Title" lines, else a name after a
+    sign-off ("... from all of us - Maria, who runs the place": Maria, Manager), else a team."""
+    text = _material(prompt).strip()
+    people = list(PERSON_RE.finditer(text))
+    if people:
+        return {"name": people[-1].group(1), "title": people[-1].group(2), "team": False}
+    for m in reversed(list(_SIGNER_PROSE.finditer(text))):
+        if m.group(1).split()[0] not in ("The", "Thank", "Thanks", "We", "Our", "Hotel", "Team"):
+            return {"name": m.group(1), "title": _SIGNER_ROLES.get((m.group(2) or "").lower()), "team": False}
+    return {"name": None, "title": None, "team": bool(re.search(r"(?i)\b(team|staff|management)\b", text))}
+
+
 def reply(prompt: str, schema: dict[str, Any] | None = None, force_json: bool = False) -> str:
+    if SIGNER_TASK_RE.search(prompt):
+        return json.dumps(signer_answer(prompt))
     if schema is not None or force_json or wants_json(prompt):
         return json.dumps(answer(prompt, schema))
     return text_reply(prompt)

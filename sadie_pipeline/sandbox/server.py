@@ -48,6 +48,7 @@ from .app import SandboxApp
 from .dnsserver import DnsServer
 from .env import CLIENT_KEY, client_env
 from .knobs import Knobs, SandboxContext, ServiceState, Stats
+from .listeners import Listener, listener_classes
 from .services import SERVICES
 from .services.base import ROOT_MOUNT, Service
 from .tls import tls_context
@@ -75,7 +76,7 @@ class Sandbox(SandboxApp):
         self.world = self.config.world or World.demo()
         by_name = {c.name: c for c in (*SERVICES, *self.config.services)}  # an extra service may replace ours
         classes = list(by_name.values())
-        names = [c.name for c in classes] + ["dns"]
+        names = [c.name for c in classes] + ["dns"] + [c.name for c in listener_classes()]
         unknown = set(self.config.knobs) - set(names)
         if unknown:
             raise ValueError(f"knobs for unknown service(s) {sorted(unknown)}; services: {names}")
@@ -88,6 +89,8 @@ class Sandbox(SandboxApp):
         self._tls_runner: web.AppRunner | None = None
         self._tls_dir: Path | None = None
         self._dns: DnsServer | None = None
+        self._listeners: list[Listener] = []
+        self.listeners: dict[str, dict[str, Any]] = {}  # name -> what its start() returned (host, port, ...)
         self.port = 0
         self.dns_port: int | None = None
         self.https_port: int | None = None
@@ -149,6 +152,10 @@ class Sandbox(SandboxApp):
         if self.config.dns_port is not None:
             self._dns = DnsServer(self.ctx)
             self.dns_port = await self._dns.start(self.config.host, self.config.dns_port)
+        for cls in listener_classes():
+            listener = cls(self.ctx)
+            self._listeners.append(listener)
+            self.listeners[cls.name] = await listener.start(self._url_host.strip("[]"))
 
     async def _start_https(self) -> None:
         roots = [s for s in self.services.values() if s.https_root]
@@ -175,6 +182,8 @@ class Sandbox(SandboxApp):
         self.https_port = sock.getsockname()[1]
 
     async def _astop(self) -> None:
+        for listener in self._listeners:
+            await listener.stop()
         if self._dns is not None:
             await self._dns.stop()
         if self._tls_runner is not None:
@@ -239,6 +248,12 @@ class Sandbox(SandboxApp):
         if self.dns_port is None:
             raise RuntimeError("the sandbox was started without DNS (dns_port=None)")
         return (self._url_host.strip("[]"), self.dns_port)
+
+    def listener(self, name: str) -> dict[str, Any]:
+        """What a non-HTTP listener (WHOIS, SMTP) told clients when it started: host, port, ..."""
+        if name not in self.listeners:
+            raise KeyError(f"no sandbox listener {name!r}; running: {sorted(self.listeners)}")
+        return self.listeners[name]
 
     def resolver(self, timeout: float = 2.0) -> Any:
         """A dnspython Resolver that asks only the sandbox's DNS server."""
@@ -357,6 +372,8 @@ class Sandbox(SandboxApp):
             out["dns"] = {"host": self.nameserver[0], "port": self.dns_port}
         if self.https_port is not None:
             out["https"] = {"url": self.https_url, "ca_file": self.ca_file}
+        if self.listeners:
+            out["listeners"] = dict(self.listeners)
         out["hotels"] = len(self.world.hotels)
         return out
 

@@ -316,6 +316,8 @@ _SYNTH_CITIES = [
     ("Tallahassee", 30.4383, -84.2807), ("Pensacola", 30.4213, -87.2169), ("Destin", 30.3935, -86.4958),
     ("Panama City Beach", 30.1766, -85.8055), ("Gainesville", 29.6516, -82.3248),
 ]
+AU_CITIES = [("Sydney", -33.8688, 151.2093), ("Newcastle", -32.9283, 151.7817), ("Wollongong", -34.4278, 150.8931),
+             ("Byron Bay", -28.6474, 153.6020), ("Port Macquarie", -31.4333, 152.9000)]
 _SYNTH_CITIES_AS_CITY = [City(n, "FL", la, lo, "Florida") for n, la, lo in _SYNTH_CITIES]
 
 _ADJ = ["Sea", "Palm", "Coral", "Sunset", "Harbor", "Bay", "Royal", "Golden", "Breeze", "Island", "Pelican",
@@ -365,12 +367,13 @@ SYNTH_ENGINES = ["SynXis", "Cloudbeds", "TravelClick", "Mews", "SiteMinder", "We
 
 def generate_hotels(n: int, *, seed: int = 0, js_share: float = 0.2, dead_share: float = 0.1,
                     no_engine_share: float = 0.1, cities: list[tuple[str, float, float]] | None = None,
-                    state: str = "FL", id_prefix: str = "syn") -> list[Place]:
+                    state: str = "FL", id_prefix: str = "syn", country: str = "US") -> list[Place]:
     """N synthetic hotels with websites, deterministic for a seed.
 
     Shares are of all hotels: `js_share` get a JavaScript-injected booking engine,
     `dead_share` a dead site (refused, 5xx, timeout, nxdomain, parked in turn),
-    `no_engine_share` a working site without any booking engine.
+    `no_engine_share` a working site without any booking engine. `country` "AU" with
+    `AU_CITIES` (state "NSW") makes Australian hotels (ABN Lookup knows them).
     """
     rnd = random.Random(f"sandbox-synthetic:{seed}")
     cities = cities or _SYNTH_CITIES
@@ -400,7 +403,7 @@ def generate_hotels(n: int, *, seed: int = 0, js_share: float = 0.2, dead_share:
         mail = rnd.choice(_MAIL)
         privacy = rnd.random() < 0.3
         out.append(Place(
-            id=f"{id_prefix}-{i:05d}", name=f"{name} {city}", city=city, state=state,
+            id=f"{id_prefix}-{i:05d}", name=f"{name} {city}", city=city, state=state, country=country,
             address=f"{rnd.randint(100, 9999)} {rnd.choice(_ADJ)} {rnd.choice(['St', 'Ave', 'Blvd', 'Dr'])}, {city}, {state} {rnd.randint(32000, 34999)}",
             lat=round(clat + rnd.uniform(-0.05, 0.05), 6), lon=round(clon + rnd.uniform(-0.05, 0.05), 6),
             phone=f"(555) 555-{i % 10000:04d}", rating=round(rnd.uniform(2.8, 4.9), 1),

@@ -187,13 +187,23 @@ def test_verified_email_bonus_and_priority():
     assert choice.value == "maria@harbourinn.ca"
 
 
-def test_valid_domain_is_not_a_verification():
-    c = FieldCandidate("email", "maria@harbourinn.ca", "website_scrape", email_status="valid_domain")
+def test_smtp_verification_counts_as_the_seeds_email_verify_smtp():
+    smtp = FieldCandidate("email", "maria@harbourinn.ca", "llm_extract", email_verified=True,
+                          email_status="verified_smtp")
+    assert eff(smtp) == 0.65  # 0.50 + 0.15: an SMTP answer is worth less than Microsoft's check
+    assert candidate_priority(smtp) == 90
+    o365 = FieldCandidate("email", "dan@harbourinn.ca", "llm_extract", email_verified=True, email_status="verified_o365")
+    assert choose_field("email", [smtp, o365], now=NOW).value == "dan@harbourinn.ca"
+
+
+@pytest.mark.parametrize("status", ["valid_domain", "catch_all", "unknown"])
+def test_an_address_not_verified_gets_no_bonus(status):
+    c = FieldCandidate("email", "maria@harbourinn.ca", "website_scrape", email_status=status)
     assert eff(c) == 0.7
     assert candidate_priority(c) == SOURCE_PRIORITY["email"]["website_scrape"]
 
 
-@pytest.mark.parametrize("status", ["no_mx", "invalid_syntax"])
+@pytest.mark.parametrize("status", ["no_mx", "invalid_syntax", "rejected"])
 def test_bouncing_emails_are_unusable(status):
     bad = FieldCandidate("email", "maria@harbourinn.ca", "gov_registry", email_status=status)
     good = FieldCandidate("email", "info@harbourinn.ca", "email_pattern_guess")

@@ -14,6 +14,7 @@ from dagster import materialize
 from sadie_pipeline.hotels.assets import hotel_assets
 from sadie_pipeline.hotels.checks import hotel_checks
 from sadie_pipeline.hotels.definitions import enrichment_assets
+from sadie_pipeline.hotels.jobs import ENRICHMENT_LAYER_ASSETS
 from sadie_pipeline.hotels.lead_assets import lead_assets
 from sadie_pipeline.hotels.markets import add_market
 from sadie_pipeline.partitions import range_tags
@@ -93,9 +94,7 @@ def test_each_region_has_its_own_figures_and_a_run_with_nothing_to_do_changes_no
     assert _tables(database) == tables
     assert _state(figures_again) == {key: value for key, value in _state(figures).items() if key[1] == "US-FL"}
     done = {asset: regions["US-FL"] for asset, regions in figures_again.items()}
-    for asset in ("room_counts", "attraction_proximity", "hotel_research", "rdap_owner", "dns_email_provider",
-                  "website_contacts", "email_verification", "golden_hotels", "lead_scores", "launched_leads",
-                  "lead_exports"):
+    for asset in (*ENRICHMENT_LAYER_ASSETS, "golden_hotels", "lead_scores", "launched_leads", "lead_exports"):
         assert done[asset]["nothing_to_do"] is True, (asset, done[asset])
     assert done["lead_scores"]["run_scores_changed"] == 0 and done["launched_leads"]["run_launched"] == 0
     assert done["lead_exports"]["files_written"] == 0

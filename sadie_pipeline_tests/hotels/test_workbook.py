@@ -27,6 +27,7 @@ from sadie_pipeline.hotels.exports.workbook import (
     MAX_HYPERLINKS_PER_SHEET,
     Column,
     WorkbookStats,
+    email_verification_label,
     link_target,
     write_leads_workbook,
 )
@@ -125,7 +126,7 @@ def test_empty_export_has_headers_and_a_header_only_filter():
     stats, data = save([], [])
     wb = load(data)
     assert wb["Leads"].auto_filter.ref == "A1:X1"
-    assert wb["Decision makers"].auto_filter.ref == "A1:K1"
+    assert wb["Decision makers"].auto_filter.ref == "A1:L1"
     assert wb["Leads"].max_row == 1
     assert (stats.hotels, stats.decision_makers) == (0, 0)
 
@@ -137,7 +138,7 @@ def test_column_definitions():
         "Management company", "Property type", "Contact", "Title", "Email", "Email status", "Score", "Launched at",
     ]
     assert [c.header for c in DECISION_MAKER_COLUMNS] == [
-        "Hotel ID", "Hotel", "City", "Name", "Title", "Email", "Email status", "Verified", "Phone", "Sources",
+        "Hotel ID", "Hotel", "City", "Name", "Title", "Email", "Email status", "Verified", "Verification", "Phone", "Sources",
         "Confidence",
     ]
     assert {c.kind for c in LEAD_COLUMNS if c.header in ("Website", "Booking URL")} == {"url"}
@@ -212,8 +213,8 @@ def test_decision_makers_sheet():
     _, data = save([hotel(1)], [person(1), person(1, full_name="Chloé Rossi", email_verified=False, sources={"b", "a"})],)
     ws = load(data)["Decision makers"]
     assert [c.value for c in ws[2]] == [
-        1, "Hotel 1", "Miami", "Ben Smith", "Owner", "ben@hotel1.example.com", "valid", True, "+1 305 555 0199",
-        "website, rdap", 0.9,
+        1, "Hotel 1", "Miami", "Ben Smith", "Owner", "ben@hotel1.example.com", "valid", True, "unverified",
+        "+1 305 555 0199", "website, rdap", 0.9,
     ]
     assert cell(ws, 2, DM, "email_verified").data_type == "b"
     assert cell(ws, 3, DM, "email_verified").value is False
@@ -333,8 +334,8 @@ def test_digest_is_the_rows_digest_of_both_sheets():
     expected = rows_digest([
         ["sheet", "Leads"], [c.header for c in LEAD_COLUMNS], values,
         ["sheet", "Decision makers"], [c.header for c in DECISION_MAKER_COLUMNS],
-        [1, "Hotel 1", "Miami", "Ben Smith", "Owner", "ben@hotel1.example.com", "valid", True, "+1 305 555 0199",
-         "website, rdap", 0.9],
+        [1, "Hotel 1", "Miami", "Ben Smith", "Owner", "ben@hotel1.example.com", "valid", True, "unverified",
+         "+1 305 555 0199", "website, rdap", 0.9],
     ])
     assert stats.digest == expected
 
@@ -397,6 +398,7 @@ def test_cells_are_those_openpyxl_would_write():
             for i in range(1, 13)]
     rows.append(hotel(13, launched_at=datetime(1900, 1, 5, 6, 30), room_count="about 40", score=True))
     people = [person(i, email_verified=bool(i % 2), sources=[]) for i in range(1, 9)]
+    people = [{**p, "email_verification": email_verification_label(p)} for p in people]  # the sheet derives it
 
     def cells(data: bytes) -> list:
         out = []

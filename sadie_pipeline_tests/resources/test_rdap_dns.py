@@ -54,7 +54,7 @@ def test_rdap_base_url_from_the_environment_through_the_definitions(sb: Sandbox,
     assert RdapResource().resolved_base_url() == "https://rdap.org"  # the resource itself reads no variable
     rdap = resolved(configured("rdap", **FAST))
     assert rdap.resolved_base_url() == sb.base_url("rdap")
-    assert run(rdap, lambda: rdap.domain("littlehavanasuites.test"))["ldhName"] == "LITTLEHAVANASUITES.TEST"
+    assert run(rdap, lambda: rdap.domain("miamiriverhostel.test"))["ldhName"] == "MIAMIRIVERHOSTEL.TEST"
     monkeypatch.delenv("SADIE_RDAP_BASE_URL")
     assert resolved(configured("rdap")).resolved_base_url() == "https://rdap.org"
 

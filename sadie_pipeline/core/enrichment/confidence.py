@@ -16,6 +16,8 @@ BASE_CONFIDENCE: Mapping[str, float] = {
     "asic_director": 0.90,
     "abn_lookup": 0.85,
     "rdap": 0.75,
+    # this platform: port-43 WHOIS is the same registry record as RDAP; a certificate's organisation
+    "whois": 0.75,
     "website_scrape": 0.70,
     "whois_history": 0.65,
     "review_response": 0.55,
@@ -24,6 +26,7 @@ BASE_CONFIDENCE: Mapping[str, float] = {
     # this platform: a person named by the research layer (Claude) is an LLM extraction
     "research": 0.50,
     "email_pattern_guess": 0.30,
+    "ct_certs": 0.60,
 }
 DEFAULT_BASE = 0.40
 

@@ -30,14 +30,21 @@ LAYER_LEAD_SCORE       4096    composite scoring (seed: proposed)
 LAYER_ROOM_COUNT       8192    room count, Groq or regex fallback (``room_count``) - new
 LAYER_PROXIMITY        16384   proximity to DMO attractions (``proximity``) - new
 LAYER_RESEARCH         32768   property type / chain / management / amenities (``research``) - new
+LAYER_WHOIS            65536   WHOIS over port 43, registry referral followed (``whois_owner``) - new
 =====================  ======  ==============================================================
 
+Every reserved bit of the seed now has a layer (issue 31): WHOIS history (the Wayback Machine's
+archived WHOIS pages), reviews (Serper's review replies), government lodging licences, certificate
+transparency (crt.sh), ABN Lookup and ASIC, Common Crawl (harvest and contacts) and Google Maps details.
+LAYER_LEAD_SCORE stays reserved: scoring is its own asset and status (4, SCORED).
+
 "Enriched" (``HotelStatus.ENRICHED``, 3, seed 000): a tier 1 hotel is enriched when the three Stage 3 jobs
-(room count, proximity, research) have completed: ``ENRICHED_REQUIRED``. The owner layers
-(RDAP, DNS, website contacts, e-mail verification) run alongside and feed decision makers and
-the score, but do not hold a hotel back from status 3: they are often legitimately empty (a
-privacy-protected domain, a site without a team page). Tier 2 hotels skip enrichment (required
-mask 0; they go to scoring with status 1, ``HotelStatus.DETECTED``).
+(room count, proximity, research) and e-mail verification have completed: ``ENRICHED_REQUIRED``.
+The seed's scoring needs "contacts + emails + booking engine + room count": e-mail verification
+runs only after every contact source and DNS (``DEPENDENCIES``), so its bit means the contacts are
+in and their addresses checked. A hotel missing one waits and is scored later, never scored low.
+A layer's bit is set when it ran, found or not, so an empty source never holds a hotel back.
+Tier 2 hotels skip enrichment (required mask 0; they go to scoring with status 1, ``HotelStatus.DETECTED``).
 """
 
 from __future__ import annotations
@@ -66,7 +73,9 @@ __all__ = [
     "LAYER_REVIEWS",
     "LAYER_ROOM_COUNT",
     "LAYER_WEBSITE",
+    "LAYER_WHOIS",
     "LAYER_WHOIS_HISTORY",
+    "CONTACT_LAYERS",
     "OWNER_LAYERS",
     "STAGE3_LAYERS",
     "add_layers",
@@ -99,6 +108,7 @@ LAYER_LEAD_SCORE = 1 << 12
 LAYER_ROOM_COUNT = 1 << 13
 LAYER_PROXIMITY = 1 << 14
 LAYER_RESEARCH = 1 << 15
+LAYER_WHOIS = 1 << 16
 
 #: Layer name (as written in metadata, run config and logs) -> bit, in bit order.
 ALL_LAYERS: Mapping[str, int] = {
@@ -118,21 +128,32 @@ ALL_LAYERS: Mapping[str, int] = {
     "room_count": LAYER_ROOM_COUNT,
     "proximity": LAYER_PROXIMITY,
     "research": LAYER_RESEARCH,
+    "whois": LAYER_WHOIS,
 }
 _NAMES = {bit: name for name, bit in ALL_LAYERS.items()}
 KNOWN_MASK = sum(ALL_LAYERS.values())
 
 #: Seed 000's three parallel Stage 3 jobs.
 STAGE3_LAYERS = LAYER_ROOM_COUNT | LAYER_PROXIMITY | LAYER_RESEARCH
-#: The owner/contact layers of seed 001 this platform runs.
-OWNER_LAYERS = LAYER_RDAP | LAYER_DNS | LAYER_WEBSITE | LAYER_EMAIL_VERIFY
-#: What a tier 1 hotel needs for status 3 (ENRICHED).
-ENRICHED_REQUIRED = STAGE3_LAYERS
+#: The layers that name people or give their addresses (e-mail verification checks what they found).
+CONTACT_LAYERS = (LAYER_RDAP | LAYER_WHOIS | LAYER_WHOIS_HISTORY | LAYER_WEBSITE | LAYER_REVIEWS | LAYER_GOV_DATA
+                  | LAYER_ABN_ASIC | LAYER_CC_CONTACTS)
+#: The owner/contact layers of seed 001 this platform runs (every one the seed names).
+OWNER_LAYERS = (CONTACT_LAYERS | LAYER_DNS | LAYER_EMAIL_VERIFY | LAYER_CT_CERTS | LAYER_CC_HARVEST
+                | LAYER_GMAPS_ENRICH)
+#: What a tier 1 hotel needs for status 3 (ENRICHED): the seed's scoring inputs (room count,
+#: contacts and their e-mails; the engine it has already) and the Stage 3 jobs.
+ENRICHED_REQUIRED = STAGE3_LAYERS | LAYER_EMAIL_VERIFY
 
-#: layer -> the layers that must have completed before it may run (seed 001: "Email verification
-#: MUST run after both contact discovery and DNS analysis. Everything else can run in parallel.")
+#: layer -> the layers that must have completed before it may run (seed 001's DAG: "Email
+#: verification MUST run after both contact discovery and DNS analysis"; WHOIS history is the
+#: fallback when the current record is privacy-masked; CT's organisation is cross-referenced with
+#: WHOIS; Common Crawl contacts are read from the harvested pages).
 DEPENDENCIES: Mapping[int, int] = {
-    LAYER_EMAIL_VERIFY: LAYER_WEBSITE | LAYER_DNS,
+    LAYER_EMAIL_VERIFY: CONTACT_LAYERS | LAYER_DNS,
+    LAYER_WHOIS_HISTORY: LAYER_RDAP | LAYER_WHOIS,
+    LAYER_CT_CERTS: LAYER_RDAP | LAYER_WHOIS,
+    LAYER_CC_CONTACTS: LAYER_CC_HARVEST,
 }
 
 

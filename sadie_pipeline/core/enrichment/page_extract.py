@@ -69,6 +69,10 @@ _P_TITLE_PAIR = re.compile(
 _P_BY = re.compile(
     rf"(?i:\b(?P<verb>owned(?:\s+and\s+operated)?|operated|run|managed|hosted))\s+by\s+(?:(?i:the)\s+)?"
     rf"(?P<name>{_NAME})(?:\s+(?:and|&)\s+(?P<name2>{_NAME}))?")
+# "managed by Orange Blossom Hospitality": the name runs on into a company word, so it is a business
+_COMPANY_AFTER = re.compile(r"\s+(?:hotel\s+management|hotel\s+partners|hotel\s+group|hospitality|management|group|"
+                            r"partners|holdings|properties|resorts|lodging|hotels|llc|l\.l\.c\.|inc\b|ltd\b|corp\b|"
+                            r"company|co\.)", re.IGNORECASE)
 _TITLE_LINE = re.compile(rf"^(?:(?:our|the|your)\s+)?(?P<title>{_TITLE})\b(?:\s*(?:,|at|of|-|–|—|\|)\s*.*)?$",
                          re.IGNORECASE)
 _NAME_LINE = re.compile(rf"^(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?(?P<name>{_NAME})$")
@@ -126,7 +130,7 @@ def _people_in_line(line: str, offset: int) -> list[_Found]:
         if free(m):
             pair(m, m.group("title"), "suffix")
     for m in _P_BY.finditer(line):
-        if not free(m):
+        if not free(m) or _COMPANY_AFTER.search(m.group(0)) or _COMPANY_AFTER.match(line, m.end()):
             continue
         verb = m.group("verb").lower()
         title = "Owner" if verb.startswith("owned") else ("Host" if verb == "hosted" else "Manager")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,35 +19,56 @@ from psycopg.sql import SQL, Identifier
 
 from sadie_pipeline.core.enrichment.layers import (
     ENRICHED_REQUIRED,
+    LAYER_ABN_ASIC,
+    LAYER_CC_CONTACTS,
+    LAYER_CC_HARVEST,
+    LAYER_CT_CERTS,
     LAYER_DNS,
     LAYER_EMAIL_VERIFY,
+    LAYER_GMAPS_ENRICH,
+    LAYER_GOV_DATA,
     LAYER_PROXIMITY,
     LAYER_RDAP,
     LAYER_RESEARCH,
+    LAYER_REVIEWS,
     LAYER_ROOM_COUNT,
     LAYER_WEBSITE,
+    LAYER_WHOIS,
+    LAYER_WHOIS_HISTORY,
 )
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
 from sadie_pipeline.hotels.frames import layer_frame, layer_table, query_frame, region_table
 from sadie_pipeline.hotels.queries import run, sql
 from sadie_pipeline.metadata import report_partitions
+from sadie_pipeline.resources.adaptive import concurrency_now, track_guards
 from sadie_pipeline.resources.reliability import ItemOutcome, outcome_counts, record_dead_letters, run_items
 
 T = TypeVar("T")
+FLUSH_INTERVAL = 20  # seed 001: results persisted every 20 hotels
+item_log = logging.getLogger("sadie_pipeline.enrichment.items")  # one JSON record per hotel and layer
 
 # Columns a layer may write (the ON CONFLICT rule is the same for all of them).
 ENRICHMENT_COLUMNS = (
     "room_count", "room_count_evidence", "room_count_source", "nearest_attraction", "nearest_attraction_km",
     "attractions_by_radius", "property_type", "chain_or_independent", "management_company", "amenities",
     "research_evidence", "registrant_org", "email_provider", "mx_hosts",
+    # issue 31's layers (sql/0040_owner_layers.sql)
+    "whois_server", "whois_registrant_org", "whois_privacy", "whois_history_date", "whois_history_org", "cert_orgs",
+    "cert_sibling_domains", "cert_org_matches_whois", "licence_registry", "licence_number", "licensee_name",
+    "licence_mailing_address", "abn", "abn_entity_name", "abn_trading_names", "abn_state", "abn_status",
+    "review_replies", "cc_crawl", "cc_pages", "opening_hours", "price_level", "photos_count", "gmaps_rating",
+    "gmaps_reviews",
 )
-_JSON_COLUMNS = {"attractions_by_radius", "research_evidence"}
+_JSON_COLUMNS = {"attractions_by_radius", "research_evidence", "opening_hours"}
 
 # layer bit -> the asset that runs it (the key of its time in layer_updated_at)
 LAYER_ASSETS = {
     LAYER_RDAP: "rdap_owner", LAYER_DNS: "dns_email_provider", LAYER_WEBSITE: "website_contacts",
     LAYER_EMAIL_VERIFY: "email_verification", LAYER_ROOM_COUNT: "room_counts",
     LAYER_PROXIMITY: "attraction_proximity", LAYER_RESEARCH: "hotel_research",
+    LAYER_WHOIS: "whois_owner", LAYER_WHOIS_HISTORY: "whois_history", LAYER_CT_CERTS: "certificate_orgs",
+    LAYER_GOV_DATA: "licence_owners", LAYER_ABN_ASIC: "abn_asic", LAYER_REVIEWS: "review_responses",
+    LAYER_CC_HARVEST: "cc_harvest", LAYER_CC_CONTACTS: "cc_contacts", LAYER_GMAPS_ENRICH: "gmaps_details",
 }
 
 
@@ -76,6 +98,7 @@ class LayerResult:
     outcomes: list[ItemOutcome[Any]] = field(default_factory=list)
     skipped_reason: str | None = None
     enriched: Counter = field(default_factory=Counter)  # per region: hotels that reached status 3 (ENRICHED)
+    concurrency: dict[str, int | None] = field(default_factory=dict)  # guard -> its adaptive limit at the end
     regions: list[str] = field(default_factory=list)  # each outcome's region, in step with outcomes
 
     def add(self, region: str, outcomes: Sequence[ItemOutcome[Any]]) -> None:
@@ -85,7 +108,7 @@ class LayerResult:
     def of_region(self, region: str) -> LayerResult:
         pairs = [(o, r) for o, r in zip(self.outcomes, self.regions) if r == region]
         return LayerResult(self.layer, [o for o, _ in pairs], self.skipped_reason,
-                           Counter({region: self.enriched[region]}), [r for _, r in pairs])
+                           Counter({region: self.enriched[region]}), self.concurrency, [r for _, r in pairs])
 
     def frame(self) -> pd.DataFrame:
         """The run's rows: one per hotel taken up (hotel, region, outcome, detail, attempts, value)."""
@@ -96,9 +119,14 @@ class LayerResult:
 
     def metadata(self) -> dict[str, Any]:
         counts = outcome_counts(self.outcomes) if self.outcomes else {}
+        durations = [o.duration_ms for o in self.outcomes if o.duration_ms is not None]
         return {"layer": self.layer, "hotels": len(self.outcomes),
                 **{k: MetadataValue.json(v) if isinstance(v, dict) else v for k, v in counts.items() if k != "items"},
-                "skipped_reason": self.skipped_reason or "", "hotels_now_enriched": sum(self.enriched.values())}
+                "skipped_reason": self.skipped_reason or "", "hotels_now_enriched": sum(self.enriched.values()),
+                "contacts_found": sum(contacts_found(o.value) for o in self.outcomes if o.status == "ok"),
+                "duration_ms_total": sum(durations),
+                "duration_ms_mean": round(sum(durations) / len(durations)) if durations else 0,
+                "concurrency_now": MetadataValue.json(dict(sorted(self.concurrency.items())))}
 
     def found_values(self) -> list[Any]:
         return [o.value for o in self.outcomes if o.status == "ok" and o.value]
@@ -139,7 +167,8 @@ def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config
     """Detected hotels of the region on a tier-`tier` engine still missing the layer; with
     force_refresh also those that have it (only those older than stale_after_days when set)."""
     rows = conn.execute(
-        """SELECT h.id, h.name, h.city, h.state, h.lat, h.lng, h.website, h.website_content_s3_path,
+        """SELECT h.id, h.name, h.city, h.state, h.region, h.address, h.zip, h.phone, h.lat, h.lng, h.website,
+                  h.website_content_s3_path, h.google_place_id,
                   coalesce(e.layers_completed, 0) AS layers_completed
              FROM sadie_gtm.hotels h
              JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
@@ -197,13 +226,18 @@ def mark_enriched(conn: psycopg.Connection, region: str) -> int:
 
 def run_layer(hotels: Sequence[dict[str, Any]], worker: Callable[[dict[str, Any]], Awaitable[T]], *,
               concurrency: int, secrets: Sequence[str | None] = (),
-              close: Callable[[], Awaitable[None]] | None = None) -> list[ItemOutcome[T]]:
+              close: Callable[[], Awaitable[None]] | None = None,
+              on_outcome: Callable[[dict[str, Any], ItemOutcome[T]], Awaitable[None]] | None = None,
+              ) -> list[ItemOutcome[T]]:
     """Runs worker over the hotels with bounded concurrency; every hotel comes back as ok,
     dead-lettered (with class and attempts) or skipped with a reason; none is lost."""
     async def main() -> list[ItemOutcome[T]]:
         try:
-            return await run_items(hotels, worker, key=lambda h: f"hotel:{h['id']}", concurrency=concurrency,
-                                   secrets=secrets)
+            outcomes = await run_items(hotels, worker, key=lambda h: f"hotel:{h['id']}", concurrency=concurrency,
+                                       secrets=secrets, on_outcome=on_outcome)
+            if isinstance(on_outcome, LayerFlush):
+                await on_outcome.flush()
+            return outcomes
         finally:
             if close is not None:
                 await close()
@@ -223,16 +257,67 @@ def finish_layer(conn: psycopg.Connection, region: str, layer: str, layer_bit: i
     return mark_enriched(conn, region)
 
 
+def contacts_found(value: Any) -> int:
+    """People a layer's value names (its ``people`` list), for the item log and the metadata."""
+    return len(value.get("people") or []) if isinstance(value, dict) else 0
+
+
+class LayerFlush:
+    """Saves a layer's finished hotels in batches while the others still run (seed 001: flush
+    every `FLUSH_INTERVAL` results), so a run killed halfway keeps what it finished and the next
+    run takes up only the rest. Each hotel's outcome is logged as one structured record."""
+
+    def __init__(self, database: Any, region: str, layer: str, layer_bit: int,
+                 save: Callable[[psycopg.Connection, dict[str, Any], Any], None],
+                 interval: int = FLUSH_INTERVAL) -> None:
+        self.database, self.region, self.layer, self.layer_bit, self.save = database, region, layer, layer_bit, save
+        self.interval = interval
+        self.pending: list[tuple[dict[str, Any], ItemOutcome[Any]]] = []
+        self.enriched = 0
+        self.flushes = 0
+        self._lock = asyncio.Lock()
+
+    async def __call__(self, hotel: dict[str, Any], outcome: ItemOutcome[Any]) -> None:
+        item_log.info(json.dumps({"hotel_id": hotel["id"], "layer": self.layer, "success": outcome.status == "ok",
+                                  "status": outcome.status, "duration_ms": outcome.duration_ms,
+                                  "contacts_found": contacts_found(outcome.value)}))
+        self.pending.append((hotel, outcome))
+        if len(self.pending) >= self.interval:
+            await self.flush()
+
+    async def flush(self) -> None:
+        async with self._lock:
+            batch, self.pending = self.pending, []
+            if batch:
+                self.enriched += await asyncio.to_thread(self._write, batch)
+                self.flushes += 1
+
+    def _write(self, batch: list[tuple[dict[str, Any], ItemOutcome[Any]]]) -> int:
+        with self.database.connect() as conn:
+            return finish_layer(conn, self.region, self.layer, self.layer_bit, [o for _, o in batch],
+                                [h for h, _ in batch], self.save)
+
+
 def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, layer_bit: int, config: LayerConfig,
                    worker_for: Callable[[str, list[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[Any]]],
                    save: Callable[[psycopg.Connection, dict[str, Any], Any], None], *, concurrency: int,
                    close: Callable[[], Awaitable[None]] | None = None) -> None:
     """A layer over the regions of a run: the hotels needing it, the worker (built per region)
-    over them, then their results, dead letters and status, accumulated into `result`."""
+    over them, their results saved in batches as they finish (with dead letters and status),
+    accumulated into `result`."""
+    used = track_guards()
     for region in regions:
         with database.connect() as conn:
             hotels = hotels_needing(conn, region, layer_bit, config)
-        outcomes = run_layer(hotels, worker_for(region, hotels), concurrency=concurrency, close=close)
-        with database.connect() as conn:
-            result.enriched[region] += finish_layer(conn, region, result.layer, layer_bit, outcomes, hotels, save)
+        flush = LayerFlush(database, region, result.layer, layer_bit, save)
+        outcomes = run_layer(hotels, worker_for(region, hotels), concurrency=concurrency, close=close,
+                             on_outcome=flush)
+        if not hotels:  # status may still move (another layer completed the last required bit)
+            with database.connect() as conn:
+                flush.enriched += mark_enriched(conn, region)
+        result.enriched[region] += flush.enriched
         result.add(region, outcomes)
+    for name in used:  # per-host guards ("smtp:mx.example", "whois:whois.example") as one: the lowest
+        service, now = name.split(":", 1)[0], concurrency_now(name)
+        known = result.concurrency.get(service)
+        result.concurrency[service] = now if known is None or now is None else min(known, now)

@@ -33,14 +33,11 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 
 from sadie_pipeline.core.enrichment.confidence import contact_confidence
 from sadie_pipeline.core.enrichment.contacts import contact_page_links, extract_contacts
-from sadie_pipeline.core.enrichment.dns_email import analyze_email_dns, mx_hosts
-from sadie_pipeline.core.enrichment.email_verify import FREE_MAIL_DOMAINS, guess_email, verify_email
+from sadie_pipeline.core.enrichment.dns_email import analyze_email_dns
 from sadie_pipeline.core.enrichment.layers import (
     LAYER_DNS,
-    LAYER_EMAIL_VERIFY,
     LAYER_RDAP,
     LAYER_WEBSITE,
-    can_run,
 )
 from sadie_pipeline.core.enrichment.merge import upsert_decision_makers
 from sadie_pipeline.core.enrichment.rdap import parse_rdap
@@ -89,13 +86,17 @@ ON CONFLICT (hotel_id, full_name, title) DO UPDATE SET
 
 
 def _upsert_sql(force_refresh: bool) -> str:
-    """A found address always replaces a pattern guess; otherwise COALESCE (newer first with
-    force_refresh). A changed address loses its status (the verification layer sets it again)."""
-    keep = "coalesce(EXCLUDED.{c}, t.{c})" if force_refresh else "coalesce(t.{c}, EXCLUDED.{c})"
+    """A found address always replaces a pattern guess; otherwise COALESCE. With force_refresh a
+    newer address or phone wins only when the writing source is all that vouched for the old one
+    (two layers naming one person must not swap values by the order they ran in); the source URL
+    stays the first finding's. A changed address loses its status (verification sets it again)."""
+    newer = ("(CASE WHEN t.sources <@ EXCLUDED.sources THEN coalesce(EXCLUDED.{c}, t.{c}) "
+             "ELSE coalesce(t.{c}, EXCLUDED.{c}) END)")
+    keep = newer if force_refresh else "coalesce(t.{c}, EXCLUDED.{c})"
     email = (f"(CASE WHEN t.email_status = '{PATTERN_GUESS}' AND EXCLUDED.email IS NOT NULL THEN EXCLUDED.email "
              f"ELSE {keep.format(c='email')} END)")
     return _UPSERT_DECISION_MAKER.format(email=email, phone=keep.format(c="phone"),
-                                         url=keep.format(c="raw_source_url"))
+                                         url="coalesce(t.raw_source_url, EXCLUDED.raw_source_url)")
 
 
 def upsert_decision_maker(conn: psycopg.Connection, hotel_id: int, person: dict[str, Any],
@@ -317,94 +318,9 @@ def _contact_figures(values: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-# --- e-mail verification ---------------------------------------------------------------------------
+# --- e-mail verification: hotels/enrichment/email_verify.py (imported last: it uses this module's helpers)
 
-def _verification_inputs(conn: psycopg.Connection, hotel_ids: list[int]) -> tuple[dict[int, Any], dict[int, list]]:
-    """(hotel id -> stored MX hosts, hotel id -> its decision makers)."""
-    mx = {hid: hosts for hid, hosts in conn.execute(
-        "SELECT hotel_id, mx_hosts FROM sadie_gtm.hotel_owner_enrichment WHERE hotel_id = ANY(%s)", (hotel_ids,))}
-    people: dict[int, list[dict[str, Any]]] = {}
-    rows = conn.execute(
-        """SELECT id, hotel_id, full_name, email, email_status FROM sadie_gtm.hotel_decision_makers
-            WHERE hotel_id = ANY(%s) ORDER BY id""", (hotel_ids,))
-    names = [d.name for d in rows.description]
-    for row in rows.fetchall():
-        person = dict(zip(names, row))
-        people.setdefault(person["hotel_id"], []).append(person)
-    return mx, people
+from sadie_pipeline.hotels.enrichment.email_verify import email_verification  # noqa: E402
 
-
-@asset(**REGION_ASSET, **layer_asset("email_verification"),
-       deps=[website_contacts, dns_email_provider], kinds={"postgres"}, pool="dns")
-def email_verification(context: AssetExecutionContext, config: LayerConfig, database: Database,
-                       dns: DnsResource) -> MaterializeResult[pd.DataFrame]:
-    """A status for each decision maker's address (syntax, MX, role account, the domain's
-    pattern; no SMTP, so never "verified"), and pattern guesses for people without one."""
-    result = LayerResult("email_verification")
-
-    def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
-        for row in value["statuses"]:
-            conn.execute("""UPDATE sadie_gtm.hotel_decision_makers SET email_status = %s, updated_at = now()
-                             WHERE id = %s AND email IS NOT DISTINCT FROM %s""", (row["status"], row["id"], row["email"]))
-        for row in value["guesses"]:
-            conn.execute(f"""UPDATE sadie_gtm.hotel_decision_makers
-                                SET email = %s, email_status = '{PATTERN_GUESS}', updated_at = now()
-                              WHERE id = %s AND (email IS NULL OR email_status = '{PATTERN_GUESS}')""",
-                         (row["email"], row["id"]))
-        save_layer(conn, hotel["id"], LAYER_EMAIL_VERIFY, "email_verification", {}, "email_verify", None,
-                   config.force_refresh)
-
-    async def domain_mx(domain: str) -> list[str]:
-        return mx_hosts(await dns.mx(domain))
-
-    lookup_mx = _PerRun(domain_mx)
-
-    async def verify(hotel: dict[str, Any], stored_mx: dict[int, Any], people: dict[int, list]) -> dict[str, Any]:
-        if not can_run(LAYER_EMAIL_VERIFY, hotel["layers_completed"]):
-            raise SkipItem(WAITING)
-        domain = hotel_domain(hotel)
-        own_mx = stored_mx.get(hotel["id"])
-
-        async def mx_for(email_domain: str) -> list[str] | None:
-            if email_domain in FREE_MAIL_DOMAINS:
-                return None  # the big providers receive mail
-            if email_domain == domain and own_mx is not None:
-                return list(own_mx)  # what the DNS layer stored
-            return await lookup_mx(email_domain)  # an address at another domain (a management company)
-
-        staff = people.get(hotel["id"], [])
-        known = [(p["email"], p["full_name"]) for p in staff if p["email"] and p["email_status"] != PATTERN_GUESS]
-        statuses, guesses = [], []
-        for person in staff:
-            email = person["email"]
-            if email and person["email_status"] != PATTERN_GUESS:
-                email_domain = email.rsplit("@", 1)[-1].strip().lower().rstrip(".") if "@" in email else ""
-                hosts = await mx_for(email_domain) if website_parts(email_domain) else []
-                checked = verify_email(email, hosts, full_name=person["full_name"], known=known)
-                statuses.append({"id": person["id"], "email": email, "status": checked.status})
-            elif domain:  # no address (or only an earlier guess): follow the domain's known pattern
-                guess = guess_email(person["full_name"], domain, await mx_for(domain), known)
-                if guess is not None and guess.status == PATTERN_GUESS:
-                    guesses.append({"id": person["id"], "email": guess.email, "status": guess.status})
-        return {"statuses": statuses, "guesses": guesses}
-
-    def verifier(region: str, hotels: list[dict[str, Any]]) -> Any:
-        with database.connect() as conn:
-            stored_mx, people = _verification_inputs(conn, [h["id"] for h in hotels])
-        return partial(verify, stored_mx=stored_mx, people=people)
-
-    enrich_regions(context.partition_keys, database, result, LAYER_EMAIL_VERIFY, config, verifier, save,
-                   concurrency=dns.max_concurrency, close=dns.aclose)
-    return layer_output(context, database, result, _verification_figures)
-
-
-def _verification_figures(values: list[dict[str, Any]]) -> dict[str, Any]:
-    by_status = Counter(row["status"] for v in values for row in (*v["statuses"], *v["guesses"]))
-    return {
-        "emails_checked": sum(len(v["statuses"]) for v in values),
-        "emails_guessed": sum(len(v["guesses"]) for v in values),
-        "email_statuses": _json(dict(sorted(by_status.items()))),
-    }
-
-
+# the first four owner layers; every layer, in the DAG's order: hotels/enrichment/layer_assets.py
 owner_assets = [rdap_owner, dns_email_provider, website_contacts, email_verification]

@@ -41,6 +41,7 @@ from sadie_pipeline.core.xlsx import Style, XlsxPackage, column_letter, excel_se
 
 __all__ = [
     "DECISION_MAKER_COLUMNS",
+    "email_verification_label",
     "LEAD_COLUMNS",
     "MAX_HYPERLINKS_PER_SHEET",
     "Column",
@@ -104,10 +105,32 @@ DECISION_MAKER_COLUMNS: tuple[Column, ...] = (
     Column("Email", "email", 30, "email"),
     Column("Email status", "email_status", 14),
     Column("Verified", "email_verified", 10, "bool"),
+    Column("Verification", "email_verification", 14),
     Column("Phone", "phone", 18),
     Column("Sources", "sources", 24),
     Column("Confidence", "confidence", 12, "float"),
 )
+
+# An address's verification state for sales: only a mailbox check makes it "verified".
+_VERIFIED_STATUSES = frozenset({"verified_smtp", "verified_o365"})
+_LABELS = {"catch_all": "catch-all", "pattern_guess": "guessed", "rejected": "rejected"}
+
+
+def email_verification_label(person: Mapping[str, Any]) -> str | None:
+    """verified | catch-all | guessed | rejected | unverified (None without an address or a
+    rejection): verified only when a mailbox check said so (status and flag agree)."""
+    status = person.get("email_status")
+    if not person.get("email"):
+        return "rejected" if status == "rejected" else None
+    if status in _VERIFIED_STATUSES:
+        return "verified" if person.get("email_verified") else "unverified"
+    return _LABELS.get(status or "", "unverified")
+
+
+def _with_verification(decision_makers: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    for person in decision_makers:
+        yield {**person, "email_verification": email_verification_label(person)}
+
 
 LEADS_SHEET = "Leads"
 DECISION_MAKERS_SHEET = "Decision makers"
@@ -336,7 +359,9 @@ def write_leads_workbook(
 ) -> WorkbookStats:
     """Write the lead workbook to `target` (a path, written atomically, or a binary file object)
     from `hotels` (dicts keyed by `LEAD_COLUMNS` keys) and then `decision_makers` (dicts keyed by
-    `DECISION_MAKER_COLUMNS` keys); a missing key is an empty cell. Both are streamed."""
+    `DECISION_MAKER_COLUMNS` keys); a missing key is an empty cell. Both are streamed. A person's
+    "Verification" is derived from their e-mail status (`email_verification_label`)."""
+    decision_makers = _with_verification(decision_makers)
     if not isinstance(target, (str, os.PathLike)):
         return _write(target, hotels, decision_makers, title)
     path = Path(target)
@@ -355,7 +380,7 @@ def workbook_digest(hotels: Iterable[Mapping[str, Any]], decision_makers: Iterab
     an export compares it with the last one before building the file."""
     digest = RowsDigest()
     for sheet, columns, records in ((LEADS_SHEET, LEAD_COLUMNS, hotels),
-                                    (DECISION_MAKERS_SHEET, DECISION_MAKER_COLUMNS, decision_makers)):
+                                    (DECISION_MAKERS_SHEET, DECISION_MAKER_COLUMNS, _with_verification(decision_makers))):
         digest.update(["sheet", sheet])
         digest.update([c.header for c in columns])
         converters = [(c.key, _CONVERTERS[c.kind]) for c in columns]

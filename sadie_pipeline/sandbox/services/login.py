@@ -10,6 +10,8 @@ Graph does not hit the token endpoint, whose failures msal itself caches for a f
   400 ``invalid_tenant`` (AADSTS90002).
 * ``GET /common/discovery/instance``: instance discovery (msal asks it only about an authority
   host it does not know, and only when ``instance_discovery`` is not False).
+* ``POST /common/GetCredentialType`` ``{"Username": email}``: the account-existence check,
+  ``IfExistsResult`` 0 for a mailbox of a hotel on Microsoft 365 (`owners.owner_truth`), else 1.
 * ``POST /{tenant}/oauth2/v2.0/token``: the client credentials grant, form-encoded
   ``client_id`` / ``client_secret`` (or HTTP Basic) / ``scope=https://graph.microsoft.com/.default``.
   A wrong secret gets 401 ``{"error": "invalid_client", "error_description": "AADSTS7000215:
@@ -114,7 +116,28 @@ class LoginService(Service):
         return [web.get("/common/discovery/instance", self.instance_discovery),
                 web.get("/{tenant}/v2.0/.well-known/openid-configuration", self.openid_configuration),
                 web.get("/{tenant}/discovery/v2.0/keys", self.keys),
-                web.post("/{tenant}/oauth2/v2.0/token", self.token)]
+                web.post("/{tenant}/oauth2/v2.0/token", self.token),
+                web.post("/common/GetCredentialType", self.credential_type)]
+
+    async def credential_type(self, request: web.Request) -> web.Response:
+        """Microsoft's account-existence check (the seed's ``email_verify_o365``): IfExistsResult 0
+        when the address is a mailbox of a hotel on Microsoft 365 (the owner truth), else 1."""
+        from ..owners import owner_truth  # late: owners imports the world, which services need not
+
+        body = await self.read_json(request)
+        username = str((body or {}).get("Username") or "").strip().lower() if isinstance(body, dict) else ""
+        if "@" not in username:
+            return self.aad_error(400, "invalid_request", 90100, "Username is required.")
+        if getattr(self, "_o365_domains", None) is None:
+            self._o365_domains = {p.domain.lower(): p for p in self.ctx.world.hotels if p.domain and p.mail == "microsoft"}
+        place = self._o365_domains.get(username.rsplit("@", 1)[1])
+        exists = place is not None and owner_truth(place).o365 and owner_truth(place).exists(username)
+        return json_response({"Username": username, "Display": username, "IfExistsResult": 0 if exists else 1,
+                              "IsUnmanaged": False, "ThrottleStatus": 0, "Credentials": {
+                                  "PrefCredential": 1, "HasPassword": True, "RemoteNgcParams": None,
+                                  "FidoParams": None, "SasParams": None},
+                              "EstsProperties": {"UserTenantBranding": None, "DomainType": 3 if place else 1},
+                              "IsSignupDisallowed": True, "apiCanary": _b64url(secrets.token_bytes(24))})
 
     # AAD's OAuth2 error responses (RFC 6749 section 5.2 plus its codes and trace ids)
     def aad_error(self, status: int, error: str, code: int, description: str,

@@ -5,7 +5,9 @@ Use it as an RDAP base URL (in production e.g. https://rdap.org or a registry's 
 status, events (registration/expiration/last changed), nameservers and entities with jCard
 vcardArray (registrar with IANA id, registrant org/name/email/phone/address, abuse contact);
 privacy-protected domains get "REDACTED FOR PRIVACY" values and a `redacted` array as
-registries do. Unknown domains: 404 with an RDAP error object.
+registries do. Unknown domains: 404 with an RDAP error object, and so are domains whose TLD has
+no useful RDAP (`owner_truth(place).rdap_useful` False; `whois.registration`): only port-43 WHOIS
+knows those.
 """
 
 from __future__ import annotations
@@ -69,6 +71,11 @@ class RdapService(Service):
             return self.error(400, "Invalid domain name")
         dom = self.ctx.world.domains.get(registrable(name))
         if dom is None or not dom.resolves or dom.rdap is None:
+            return self.error(404, f"The domain {name} was not found")
+        from .whois import registration  # late: whois imports this module's registrar tables
+
+        reg = registration(self.ctx.world, dom.name)
+        if reg is not None and not reg.rdap_useful:
             return self.error(404, f"The domain {name} was not found")
         return json_response(self.record(dom), content_type=RDAP_TYPE)
 

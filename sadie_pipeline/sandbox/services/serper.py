@@ -1,21 +1,38 @@
-"""Serper (google.serper.dev): POST /places and POST /maps with the X-API-KEY header.
+"""Serper (google.serper.dev): POST /places, POST /maps and POST /reviews with the X-API-KEY header.
 
 Request body: {"q": "hotels in Miami, Florida", "gl": "us", "hl": "en", "page": 1, "num": 10,
 "location": "Miami, Florida, United States"} or, for /maps, {"q": ..., "ll": "@lat,lon,14z"}.
 A JSON array of such objects is a batch and gets an array of results. Pages past the last
 result have `"places": []`. A missing or wrong key gets 403 {"message": "Unauthorized.",
 "statusCode": 403}, as the real API answers.
+
+One place by id: /maps or /places with {"placeId": ...}, {"cid": ...} or {"fid": ...} and no
+"q" answers {"searchParameters", "places": [place]} (empty for an unknown id) with the details
+the Google Maps layer reads: rating, ratingCount, priceLevel ("$".."$$$$"), openingHours
+({"Monday": "Open 24 hours", ...}, Serper's field) and thumbnailUrl, all derived from a hash of
+the place's id. Serper has no photo count; the sandbox serves `photosCount` (an integer) and
+the client treats it as optional.
+
+Reviews: /reviews with {"cid"|"placeId"|"fid", "sortBy"?: mostRelevant|newest|highestRating|
+lowestRating, "nextPageToken"?} answers {"searchParameters", "reviews": [{"rating", "date",
+"isoDate", "snippet", "likes", "user": {"name", "thumbnail", "link", "reviews", "photos"},
+"response"?: {"date", "isoDate", "snippet"}, "id"}], "nextPageToken"?, "credits"} from the
+hotel's owner truth (`owners.owner_truth(place).reviews`: replies signed in several styles).
+Pages hold `reviews_page_size` reviews (3, smaller than Google's 10, so paging is exercised).
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import math
 import re
+from datetime import date
 from typing import Any
 
 from aiohttp import web
 
+from ..owners import owner_truth
 from ..world import Place
 from .base import BadRequest, Service, json_response
 
@@ -35,12 +52,13 @@ class SerperService(Service):
     name = "serper"
     prefix = "/serper"
     real_base_url = "https://google.serper.dev"
-    description = "Serper Google Maps places: POST /places, POST /maps (X-API-KEY)"
+    description = "Serper Google Maps places and reviews: POST /places, POST /maps, POST /reviews (X-API-KEY)"
     page_size = 10
+    reviews_page_size = 3
 
     def routes(self) -> list[web.RouteDef]:
         return [web.post("/places", self.places), web.post("/maps", self.maps),
-                web.post("/search", self.search)]
+                web.post("/search", self.search), web.post("/reviews", self.reviews)]
 
     def error_body(self, status: int, message: str, code: str | None) -> Any:
         if status in (401, 403):
@@ -80,6 +98,49 @@ class SerperService(Service):
         return json_response({"searchParameters": {"q": q, "type": "search", "engine": "google"},
                               "organic": [], "credits": 1})
 
+    # ---- one place by id (Google Maps details), and its reviews -------------------------------
+    def by_id(self, body: dict[str, Any], kind: str) -> dict[str, Any]:
+        key, value = _id_of(body) or ("", "")
+        place = _place_index(self).get(f"{key}:{value}")
+        places = []
+        if place is not None:
+            places = [{**self.place_json(place, 1, "maps"), **place_details(place)}]
+        params = {key: value, "gl": body.get("gl", "us"), "hl": body.get("hl", "en"), "type": kind, "engine": "google"}
+        return {"searchParameters": params, "places": places, "credits": 1 if kind == "places" else 3}
+
+
+    async def reviews(self, request: web.Request) -> web.Response:
+        denied = self._auth(request)
+        if denied:
+            return denied
+        body = await self.read_json(request)
+        if not isinstance(body, dict):
+            raise BadRequest("Body must be a JSON object")
+        sort_by = str(body.get("sortBy") or "mostRelevant")
+        if sort_by not in SORTS:
+            raise BadRequest(f"Invalid sortBy, expected one of {', '.join(SORTS)}")
+        ident = _id_of(body)
+        if ident is None:
+            raise BadRequest("Missing query parameter: cid, placeId or fid")
+        place = _place_index(self).get(f"{ident[0]}:{ident[1]}")
+        offset = 0
+        if body.get("nextPageToken"):
+            cid, token_sort, offset = _read_token(str(body["nextPageToken"]))
+            if place is None or cid != place.cid or token_sort != sort_by:
+                raise BadRequest("nextPageToken does not belong to this place and sort order")
+        reviews = owner_truth(place).reviews if place is not None and place.kind == "hotel" else ()
+        ordered = _sorted_reviews(reviews, sort_by)
+        chunk = ordered[offset:offset + self.reviews_page_size]
+        out: dict[str, Any] = {
+            "searchParameters": {ident[0]: ident[1], "sortBy": sort_by, "gl": body.get("gl", "us"),
+                                 "hl": body.get("hl", "en"), "type": "reviews", "engine": "google"},
+            "reviews": [review_json(place, i, r) for i, r in chunk] if place is not None else [],
+        }
+        if place is not None and offset + self.reviews_page_size < len(ordered):
+            out["nextPageToken"] = _page_token(place, sort_by, offset + self.reviews_page_size)
+        out["credits"] = 1
+        return json_response(out)
+
     # ---- the search itself -----------------------------------------------------------------
     def matches(self, q: str, location: str | None, ll: tuple[float, float, float] | None) -> list[Place]:
         key = (q.lower(), (location or "").lower(), ll)
@@ -117,6 +178,8 @@ class SerperService(Service):
 
     def query(self, body: dict[str, Any], kind: str) -> dict[str, Any]:
         q = str(body.get("q") or "").strip()
+        if not q and _id_of(body):
+            return self.by_id(body, kind)
         if not q:
             raise BadRequest("Missing query parameter: q")
         try:
@@ -179,3 +242,91 @@ class SerperService(Service):
             d["website"] = p.website
         d["cid"] = p.cid
         return d
+
+
+# ---- one place by id, and its reviews -----------------------------------------------------------
+
+SORTS = ("mostRelevant", "newest", "highestRating", "lowestRating")
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_REFERENCE_DAY = date(2026, 6, 1)  # "today" for relative dates, fixed so answers never change
+
+
+def _id_of(body: dict[str, Any]) -> tuple[str, str] | None:
+    for key in ("placeId", "cid", "fid"):
+        if body.get(key):
+            return key, str(body[key]).strip()
+    return None
+
+
+def _digest(p: Place, what: str) -> int:
+    return int(hashlib.sha256(f"{p.id}|{what}".encode()).hexdigest()[:12], 16)
+
+
+def place_details(p: Place) -> dict[str, Any]:
+    """Hours, price level and photo count of a place, derived from its id (hotels mostly 24 h)."""
+    h = _digest(p, "gmaps")
+    if p.kind == "hotel" and h % 5:
+        hours = dict.fromkeys(_DAYS, "Open 24 hours")
+    else:
+        opens, closes = 6 + h % 4, 8 + (h >> 3) % 4
+        hours = dict.fromkeys(_DAYS, f"{opens}\u202fAM\u2013{closes}\u202fPM")
+    return {"priceLevel": "$" * (1 + (h >> 6) % 4), "openingHours": hours, "photosCount": 5 + (h >> 9) % 2000}
+
+
+def _relative(iso: str) -> str:
+    days = (_REFERENCE_DAY - date.fromisoformat(iso)).days
+    if days < 31:
+        return f"{max(days // 7, 1)} weeks ago" if days >= 7 else "a week ago"
+    months = days // 30
+    return "a month ago" if months == 1 else f"{months} months ago" if months < 12 else "a year ago"
+
+
+def review_json(p: Place, index: int, review: Any) -> dict[str, Any]:
+    rid = base64.urlsafe_b64encode(hashlib.sha256(f"{p.id}|review|{index}".encode()).digest()[:18]).decode()
+    user = review.author
+    d: dict[str, Any] = {
+        "rating": review.rating, "date": _relative(review.date), "isoDate": f"{review.date}T14:00:00.000Z",
+        "snippet": review.text, "likes": index % 3,
+        "user": {"name": user, "thumbnail": f"https://lh3.googleusercontent.com/a/{rid[:12]}=s120-c-rp-mo-br100",
+                 "link": f"https://www.google.com/maps/contrib/{_digest(p, user)}?hl=en-US", "reviews": 1 + index * 4,
+                 "photos": index % 4},
+        "id": f"Ci9DQUlRQUNvZENodHljRjlo{rid}",
+    }
+    if review.response:
+        replied = date.fromisoformat(review.date).replace(day=20).isoformat()
+        d["response"] = {"date": _relative(replied), "isoDate": f"{replied}T09:30:00.000Z", "snippet": review.response}
+    return d
+
+
+def _sorted_reviews(reviews: tuple[Any, ...], sort_by: str) -> list[tuple[int, Any]]:
+    indexed = list(enumerate(reviews))
+    if sort_by == "newest":
+        indexed.sort(key=lambda t: t[1].date, reverse=True)
+    elif sort_by == "highestRating":
+        indexed.sort(key=lambda t: (-t[1].rating, t[0]))
+    elif sort_by == "lowestRating":
+        indexed.sort(key=lambda t: (t[1].rating, t[0]))
+    return indexed
+
+
+def _page_token(place: Place, sort_by: str, offset: int) -> str:
+    return base64.urlsafe_b64encode(f"{place.cid}|{sort_by}|{offset}".encode()).decode().rstrip("=")
+
+
+def _read_token(token: str) -> tuple[str, str, int]:
+    try:
+        cid, sort_by, offset = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode().split("|")
+        return cid, sort_by, int(offset)
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("Invalid nextPageToken") from None
+
+
+def _place_index(service: Any) -> dict[str, Place]:
+    world = service.ctx.world
+    cached = service.__dict__.get("_ids")
+    if cached is None or cached[0] is not world:
+        ids: dict[str, Place] = {}
+        for p in world.places:
+            ids[f"cid:{p.cid}"], ids[f"placeId:{p.place_id}"], ids[f"fid:{p.fid}"] = p, p, p
+        cached = service.__dict__["_ids"] = (world, ids)
+    return cached[1]

@@ -192,3 +192,13 @@ def test_contact_page_links_same_site_ranked_and_capped():
     ]
     assert contact_page_links(home, "https://www.seasideinn.com/", max_links=2) == links[:2]
     assert contact_page_links("", "https://x.com") == [] and contact_page_links(home, "not a url") == []
+
+
+def test_a_company_managing_the_hotel_is_not_a_person():
+    # "managed by Orange Blossom Hospitality" names a business: no manager called "Orange Blossom"
+    for text in ("The property is managed by Orange Blossom Hospitality.",
+                 "The property is managed by Sunshine Hotel Management.", "Run by Gulf Coast Hotel Partners",
+                 "managed by Peninsula Hospitality LLC"):
+        assert extract_contacts(f"<p>{text}</p>").people == (), text
+    people = extract_contacts("<p>Owned and operated by Bob and Linda Smith since 1990.</p>").people
+    assert [(p.full_name, p.title) for p in people] == [("Bob Smith", "Owner"), ("Linda Smith", "Owner")]
