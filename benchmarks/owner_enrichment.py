@@ -56,6 +56,7 @@ LIMITS = {
     "mail_verifier": {"per_host_requests_per_second": 50, "per_host_max_concurrency": 64, "max_concurrency": 64,
                       "greylist_wait_s": 5},
 }
+GROQ_PER_S = 30 * 0.95 / 60  # GroqResource: 30 requests a minute with 5 % headroom
 # sandbox service -> (calls in flight, calls per second) that LIMITS allow; with the latency, the
 # calls a second the service can take from us. WHOIS: the one registry server every lookup starts
 # at (half the calls). SMTP: the sessions in flight are the hotels e-mail verification takes at
@@ -63,7 +64,8 @@ LIMITS = {
 CAPACITY = {"rdap": (32, 50), "whois": (64, 20), "wayback": (32, 50), "crtsh": (32, 50), "serper": (16, 50),
             "commoncrawl": (256, 20), "commoncrawl_data": (64, 200), "smtp": (64, None),
             "login": (2, 2),  # Microsoft's account check: the verifier's own limiter (2 at once, 2/s)
-            "dns": (64, 50)}  # the seed's DNS pace, 50 queries a second
+            "dns": (64, 50),  # the seed's DNS pace, 50 queries a second
+            "groq": (4, GROQ_PER_S)}  # the review signers rules cannot read (Groq's default pace)
 
 
 def peak_rss_mb() -> float:
@@ -71,8 +73,10 @@ def peak_rss_mb() -> float:
 
 
 # services one layer calls at the same time (cc_harvest: the index for some hotels while it reads
-# others' WARC records; email verification: SMTP sessions and Microsoft's check): their least times overlap, so the group's is the longest of them
-OVERLAPPING = (("commoncrawl", "commoncrawl_data"), ("smtp", "login"))
+# others' WARC records; email verification: SMTP sessions and Microsoft's check; review replies:
+# Serper's pages and Groq; Serper's place details are a layer of their own, so counting all of
+# Serper's calls in this overlap makes the bound, if anything, shorter: stricter for us): their least times overlap, so the group's is the longest of them
+OVERLAPPING = (("commoncrawl", "commoncrawl_data"), ("smtp", "login"), ("serper", "groq"))
 
 
 def bound_seconds(calls: dict[str, int], latency: bool) -> dict[str, float]:
