@@ -12,14 +12,13 @@ registration) from SADIE_ABR_GUID; without a GUID the resource is not configured
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-import httpx
 from pydantic import Field
 
 from sadie_pipeline.core.enrichment.abn import GUID_UNKNOWN, abn_valid, parse_jsonp
 from sadie_pipeline.core.errors import ErrorClass
-from sadie_pipeline.resources.rdap_dns import _GuardedSettings
+from sadie_pipeline.resources.rdap_dns import GuardedHttp, HttpSession
 from sadie_pipeline.resources.reliability import ServiceGuard, SkipItem
 
 BASE_URL_ENV = "SADIE_ABR_BASE_URL"
@@ -37,15 +36,12 @@ class AbnLookupError(Exception):
         self.error_class = error_class
 
 
-class _AbrSession:
-    def __init__(self, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
-        self.base_url, self.guard = base_url, guard
-        self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True,
-                                        trust_env=False, headers={"User-Agent": USER_AGENT})
-
-
-class AbnLookupResource(_GuardedSettings):
+class AbnLookupResource(GuardedHttp):
     """ABN Lookup's name search and ABN details."""
+
+    service: ClassVar[str] = "abn_lookup"
+    default_base_url: ClassVar[str] = DEFAULT_BASE_URL
+    headers: ClassVar[dict[str, str]] = {"User-Agent": USER_AGENT}
 
     base_url: str | None = Field(default=None, description=f"None: {DEFAULT_BASE_URL}")
     guid: str | None = Field(default=None, description=f"the ABR authentication GUID ({GUID_ENV})")
@@ -59,21 +55,11 @@ class AbnLookupResource(_GuardedSettings):
     def not_configured_message(self) -> str:
         return f"ABN Lookup not configured: set {GUID_ENV} to the GUID the ABR issued"
 
-    def resolved_base_url(self) -> str:
-        return ((self.base_url or "").strip() or DEFAULT_BASE_URL).rstrip("/")
-
-    def _current(self) -> _AbrSession:
+    def _current(self) -> HttpSession:
         base, guid = self.resolved_base_url(), (self.guid or "").strip()
         # the GUID is in every URL: the guard redacts it from errors and logs
-        return self._sessions.get((base, guid), lambda: _AbrSession(
-            base, ServiceGuard(self._policy("abn_lookup"), secrets=[guid]), self.timeout_s))
-
-    def guard(self) -> ServiceGuard:
-        return self._current().guard
-
-    async def aclose(self) -> None:
-        if (s := self._sessions.pop()) is not None:
-            await s.client.aclose()
+        return self._sessions.get((base, guid), lambda: HttpSession(
+            base, ServiceGuard(self._policy(self.service), secrets=[guid]), self.timeout_s, self.headers))
 
     async def _get(self, path: str, params: dict[str, str], item_key: str) -> dict[str, Any]:
         if not self.configured():

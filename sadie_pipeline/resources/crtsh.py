@@ -13,49 +13,29 @@ SADIE_CRTSH_BASE_URL (default https://crt.sh).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-import httpx
 from pydantic import Field
 
-from sadie_pipeline.resources.rdap_dns import _domain_name, _GuardedSettings
-from sadie_pipeline.resources.reliability import ServiceGuard
+from sadie_pipeline.resources.rdap_dns import GuardedHttp, _domain_name
 
 BASE_URL_ENV = "SADIE_CRTSH_BASE_URL"
 DEFAULT_BASE_URL = "https://crt.sh"
 USER_AGENT = "sadie-pipeline/0.1 (+certificate-transparency)"
 
 
-class _CrtShSession:
-    def __init__(self, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
-        self.base_url, self.guard = base_url, guard
-        self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True,
-                                        trust_env=False, headers={"User-Agent": USER_AGENT})
-
-
-class CrtShResource(_GuardedSettings):
+class CrtShResource(GuardedHttp):
     """crt.sh's JSON search and certificate downloads."""
+
+    service: ClassVar[str] = "crt_sh"
+    default_base_url: ClassVar[str] = DEFAULT_BASE_URL
+    headers: ClassVar[dict[str, str]] = {"User-Agent": USER_AGENT}
 
     base_url: str | None = Field(default=None, description=f"None: {DEFAULT_BASE_URL}")
     requests_per_second: float = Field(default=1.0, gt=0)
     max_concurrency: int = Field(default=2, ge=1)
     timeout_s: float = Field(default=30.0, gt=0)  # crt.sh's searches of large domains are slow
     max_certificates: int = Field(default=3, ge=1, description="certificates downloaded per domain")
-
-    def resolved_base_url(self) -> str:
-        return ((self.base_url or "").strip() or DEFAULT_BASE_URL).rstrip("/")
-
-    def _current(self) -> _CrtShSession:
-        base = self.resolved_base_url()
-        return self._sessions.get(base, lambda: _CrtShSession(base, ServiceGuard(self._policy("crt_sh")),
-                                                              self.timeout_s))
-
-    def guard(self) -> ServiceGuard:
-        return self._current().guard
-
-    async def aclose(self) -> None:
-        if (s := self._sessions.pop()) is not None:
-            await s.client.aclose()
 
     async def search(self, domain: str) -> list[dict[str, Any]]:
         """crt.sh's JSON rows for the certificates naming `domain` (or its subdomains)."""

@@ -13,7 +13,7 @@ SADIE_DNS_NAMESERVER.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 import dns.asyncresolver
@@ -69,26 +69,30 @@ class _GuardedSettings(ConfigurableResource):
         return True
 
 
-class _RdapSession:
-    def __init__(self, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
+class HttpSession:
+    """One base URL's httpx client and guard, built per event loop (a resource's `PerLoop`)."""
+
+    def __init__(self, base_url: str, guard: ServiceGuard, timeout_s: float, headers: dict[str, str]) -> None:
         self.base_url, self.guard = base_url, guard
-        self.client = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True, max_redirects=5, trust_env=False,
-            headers={"Accept": "application/rdap+json, application/json", "User-Agent": USER_AGENT},
-        )
+        self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True,
+                                        max_redirects=5, trust_env=False, headers=headers)
 
 
-class RdapResource(_GuardedSettings):
-    """RDAP domain lookups."""
+class GuardedHttp(_GuardedSettings):
+    """A guarded HTTP service at one base URL (RDAP, crt.sh, the Wayback Machine, ABN Lookup):
+    the subclass names its `service` (the guard's policy), `default_base_url` and `headers`."""
 
-    base_url: str | None = Field(default=None, description=f"None: {DEFAULT_RDAP_BASE_URL}")
+    service: ClassVar[str]
+    default_base_url: ClassVar[str]
+    headers: ClassVar[dict[str, str]]
 
     def resolved_base_url(self) -> str:
-        return ((self.base_url or "").strip() or DEFAULT_RDAP_BASE_URL).rstrip("/")
+        return ((getattr(self, "base_url", None) or "").strip() or self.default_base_url).rstrip("/")
 
-    def _current(self) -> _RdapSession:
+    def _current(self) -> HttpSession:
         base = self.resolved_base_url()
-        return self._sessions.get(base, lambda: _RdapSession(base, ServiceGuard(self._policy("rdap")), self.timeout_s))
+        return self._sessions.get(base, lambda: HttpSession(base, ServiceGuard(self._policy(self.service)),
+                                                            self.timeout_s, self.headers))
 
     def guard(self) -> ServiceGuard:
         return self._current().guard
@@ -96,6 +100,15 @@ class RdapResource(_GuardedSettings):
     async def aclose(self) -> None:
         if (s := self._sessions.pop()) is not None:
             await s.client.aclose()
+
+
+class RdapResource(GuardedHttp):
+    """RDAP domain lookups."""
+
+    service: ClassVar[str] = "rdap"
+    default_base_url: ClassVar[str] = DEFAULT_RDAP_BASE_URL
+    headers: ClassVar[dict[str, str]] = {"Accept": "application/rdap+json, application/json", "User-Agent": USER_AGENT}
+    base_url: str | None = Field(default=None, description=f"None: {DEFAULT_RDAP_BASE_URL}")
 
     async def domain(self, name: str) -> dict[str, Any] | None:
         """The RDAP domain object (RFC 9083) of ``name``, or None when the registry has no such

@@ -12,49 +12,29 @@ https://web.archive.org).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-import httpx
 from pydantic import Field
 
 from sadie_pipeline.core.enrichment.whois import Capture, parse_cdx
-from sadie_pipeline.resources.rdap_dns import _GuardedSettings
-from sadie_pipeline.resources.reliability import ServiceGuard
+from sadie_pipeline.resources.rdap_dns import GuardedHttp
 
 BASE_URL_ENV = "SADIE_WAYBACK_BASE_URL"
 DEFAULT_BASE_URL = "https://web.archive.org"
 USER_AGENT = "sadie-pipeline/0.1 (+whois-history)"
 
 
-class _WaybackSession:
-    def __init__(self, base_url: str, guard: ServiceGuard, timeout_s: float) -> None:
-        self.base_url, self.guard = base_url, guard
-        self.client = httpx.AsyncClient(timeout=httpx.Timeout(timeout_s, connect=10.0), follow_redirects=True,
-                                        max_redirects=5, trust_env=False, headers={"User-Agent": USER_AGENT})
-
-
-class WaybackResource(_GuardedSettings):
+class WaybackResource(GuardedHttp):
     """CDX lookups and archived pages of the Wayback Machine."""
+
+    service: ClassVar[str] = "whois_wayback"
+    default_base_url: ClassVar[str] = DEFAULT_BASE_URL
+    headers: ClassVar[dict[str, str]] = {"User-Agent": USER_AGENT}
 
     base_url: str | None = Field(default=None, description=f"None: {DEFAULT_BASE_URL}")
     requests_per_second: float = Field(default=3.0, gt=0)
     max_concurrency: int = Field(default=5, ge=1)
     timeout_s: float = Field(default=30.0, gt=0)
-
-    def resolved_base_url(self) -> str:
-        return ((self.base_url or "").strip() or DEFAULT_BASE_URL).rstrip("/")
-
-    def _current(self) -> _WaybackSession:
-        base = self.resolved_base_url()
-        return self._sessions.get(base, lambda: _WaybackSession(base, ServiceGuard(self._policy("whois_wayback")),
-                                                                self.timeout_s))
-
-    def guard(self) -> ServiceGuard:
-        return self._current().guard
-
-    async def aclose(self) -> None:
-        if (s := self._sessions.pop()) is not None:
-            await s.client.aclose()
 
     async def captures(self, url: str, status: str = "200") -> list[Capture]:
         """Captures of `url` answered with HTTP `status`, oldest first ([] when none)."""

@@ -11,8 +11,9 @@ from sadie_pipeline.core.enrichment.layers import CONTACT_LAYERS, LAYER_DNS, OWN
 from sadie_pipeline.core.enrichment.mailbox import PATTERN_GUESS, MailboxStatus
 from sadie_pipeline.core.entity_resolution import website_parts
 from sadie_pipeline.hotels.enrichment.common import LAYER_ASSETS
+from sadie_pipeline.hotels.enrichment.email_verify import WAITING, email_verification
 from sadie_pipeline.hotels.enrichment.layer_assets import OWNER_LAYER_ASSETS
-from sadie_pipeline.hotels.enrichment.owner import WAITING, email_verification, rdap_owner
+from sadie_pipeline.hotels.enrichment.owner import rdap_owner
 from sadie_pipeline.sandbox.owners import owner_truth
 from sadie_pipeline_tests.hotels.conftest import DEMO, run_layers, tier1_hotels
 

@@ -23,12 +23,14 @@ from sadie_pipeline.hotels.assets import REGION_ASSET
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
+    PerRun,
     enrich_regions,
+    hotel_domain,
     layer_asset,
     layer_output,
     save_layer,
 )
-from sadie_pipeline.hotels.enrichment.owner import _PerRun, hotel_domain, rdap_owner
+from sadie_pipeline.hotels.enrichment.owner import rdap_owner
 from sadie_pipeline.hotels.queries import run
 from sadie_pipeline.resources.crtsh import CrtShResource
 from sadie_pipeline.resources.database import Database
@@ -77,7 +79,7 @@ def certificate_orgs(context: AssetExecutionContext, config: LayerConfig, databa
                 certs.append(parse_pem(pem))
         return len(entries), certs
 
-    lookup = _PerRun(domain_certificates)
+    lookup = PerRun(domain_certificates)
 
     async def read(hotel: dict[str, Any], orgs: dict[int, list[str]]) -> dict[str, Any]:
         if not can_run(LAYER_CT_CERTS, hotel["layers_completed"]):

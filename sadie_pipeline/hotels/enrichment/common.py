@@ -36,6 +36,7 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_WHOIS,
     LAYER_WHOIS_HISTORY,
 )
+from sadie_pipeline.core.entity_resolution import website_parts
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
 from sadie_pipeline.hotels.frames import layer_frame, layer_table, query_frame, region_table
 from sadie_pipeline.hotels.queries import run, sql
@@ -321,3 +322,33 @@ def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, l
         service, now = name.split(":", 1)[0], concurrency_now(name)
         known = result.concurrency.get(service)
         result.concurrency[service] = now if known is None or now is None else min(known, now)
+
+
+def hotel_domain(hotel: dict[str, Any]) -> str | None:
+    """The registrable domain of the hotel's website (None without a usable website)."""
+    parts = website_parts(hotel.get("website"))
+    return parts[0] if parts else None
+
+
+def region_country(region: str) -> str:
+    """The country code of a region partition key ("US-FL" -> "US")."""
+    return region.split("-", 1)[0].upper() or "US"
+
+
+class PerRun:
+    """A lookup memoised per run (brand sites share a domain): one call per key, every caller
+    gets its result or its error. run_layer runs each region in its own event loop, so the
+    cache belongs to the loop."""
+
+    def __init__(self, fn: Callable[[str], Awaitable[Any]]) -> None:
+        self.fn = fn
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.cache: dict[str, asyncio.Future[Any]] = {}
+
+    async def __call__(self, key: str) -> Any:
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop:
+            self.loop, self.cache = loop, {}
+        if key not in self.cache:
+            self.cache[key] = asyncio.ensure_future(self.fn(key))
+        return await asyncio.shield(self.cache[key])

@@ -38,12 +38,15 @@ from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
+    PerRun,
     enrich_regions,
+    hotel_domain,
     layer_asset,
     layer_output,
+    region_country,
     save_layer,
 )
-from sadie_pipeline.hotels.enrichment.owner import _country, _PerRun, hotel_domain, upsert_decision_maker
+from sadie_pipeline.hotels.enrichment.owner import upsert_decision_maker
 from sadie_pipeline.hotels.websites import content_key
 from sadie_pipeline.resources.common_crawl import CommonCrawlResource
 from sadie_pipeline.resources.database import Database
@@ -68,7 +71,7 @@ def _page_key(hotel: dict[str, Any], n: int) -> str:
     return content_key(hotel["state"], hotel["city"], hotel["id"], f"cc-{n}.html.gz")
 
 
-async def _chosen(common_crawl: CommonCrawlResource, lookup: _PerRun, hotel: dict[str, Any], domain: str,
+async def _chosen(common_crawl: CommonCrawlResource, lookup: PerRun, hotel: dict[str, Any], domain: str,
                   max_pages: int) -> tuple[int, list[Capture]]:
     """(captures seen, captures to fetch) of the hotel's site; a site the crawl saw only as a
     redirect to another host is looked up there (one hop)."""
@@ -112,7 +115,7 @@ def cc_harvest(context: AssetExecutionContext, config: CcHarvestConfig, database
                    {"cc_crawl": value["crawl"], "cc_pages": len(value["pages"])}, CC_SOURCE, None,
                    config.force_refresh)
 
-    lookup = _PerRun(common_crawl.captures)
+    lookup = PerRun(common_crawl.captures)
 
     async def harvest(hotel: dict[str, Any]) -> dict[str, Any]:
         domain = hotel_domain(hotel)
@@ -172,7 +175,7 @@ def cc_contacts(context: AssetExecutionContext, config: LayerConfig, database: D
         return {"pages": len(pages), "people": people}
 
     enrich_regions(context.partition_keys, database, result, LAYER_CC_CONTACTS, config,
-                   lambda region, hotels: partial(contacts, country=_country(region)), save,
+                   lambda region, hotels: partial(contacts, country=region_country(region)), save,
                    concurrency=CONTACTS_CONCURRENCY)
     return layer_output(context, database, result, lambda values: {
         "pages_read": sum(v["pages"] for v in values),

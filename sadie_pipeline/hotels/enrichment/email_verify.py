@@ -31,7 +31,15 @@ from sadie_pipeline.core.enrichment.mailbox import PATTERN_GUESS, MailboxCheck, 
 from sadie_pipeline.core.entity_resolution import website_parts
 from sadie_pipeline.hotels import queries
 from sadie_pipeline.hotels.assets import REGION_ASSET
-from sadie_pipeline.hotels.enrichment.common import LayerConfig, LayerResult, enrich_regions, layer_asset, layer_output
+from sadie_pipeline.hotels.enrichment.common import (
+    LayerConfig,
+    LayerResult,
+    PerRun,
+    enrich_regions,
+    hotel_domain,
+    layer_asset,
+    layer_output,
+)
 from sadie_pipeline.hotels.enrichment.common import save_layer as _save_layer
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.mail_verify import MailVerifierResource
@@ -67,8 +75,6 @@ def _already_rejected(person: dict[str, Any], guess: str) -> bool:
 
 async def _prechecks(hotel: dict[str, Any], staff: list[dict[str, Any]], mx_for: Any) -> list[dict[str, Any]]:
     """Syntax / MX / pattern status of each found address and a guess for people without one."""
-    from sadie_pipeline.hotels.enrichment.owner import hotel_domain  # late: owner.py lists this module's asset
-
     domain = hotel_domain(hotel)
     known = [(p["email"], p["full_name"]) for p in staff if p["email"] and p["email_status"] != PATTERN_GUESS]
     rows = []
@@ -113,8 +119,6 @@ def email_verification(context: AssetExecutionContext, config: LayerConfig, data
                        mail_verifier: MailVerifierResource) -> MaterializeResult[pd.DataFrame]:
     """A status for each decision maker's address, checked over SMTP or with Microsoft when
     verification is on, and pattern guesses for people without one."""
-    from sadie_pipeline.hotels.enrichment.owner import _PerRun, hotel_domain
-
     result = LayerResult("email_verification")
 
     def save(conn: psycopg.Connection, hotel: dict[str, Any], value: dict[str, Any]) -> None:
@@ -131,7 +135,7 @@ def email_verification(context: AssetExecutionContext, config: LayerConfig, data
     async def domain_mx(domain: str) -> list[str]:
         return mx_hosts(await dns.mx(domain))
 
-    lookup_mx = _PerRun(domain_mx)
+    lookup_mx = PerRun(domain_mx)
 
     async def verify(hotel: dict[str, Any], stored_mx: dict[int, Any], people: dict[int, list]) -> dict[str, Any]:
         if not can_run(LAYER_EMAIL_VERIFY, hotel["layers_completed"]):

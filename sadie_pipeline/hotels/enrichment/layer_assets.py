@@ -8,8 +8,9 @@ from __future__ import annotations
 from sadie_pipeline.hotels.enrichment.abn import abn_assets
 from sadie_pipeline.hotels.enrichment.certificates import certificates_assets
 from sadie_pipeline.hotels.enrichment.common_crawl import common_crawl_assets
+from sadie_pipeline.hotels.enrichment.email_verify import email_verification
 from sadie_pipeline.hotels.enrichment.licences import licences_assets
-from sadie_pipeline.hotels.enrichment.owner import dns_email_provider, email_verification, rdap_owner, website_contacts
+from sadie_pipeline.hotels.enrichment.owner import dns_email_provider, rdap_owner, website_contacts
 from sadie_pipeline.hotels.enrichment.proximity import attraction_proximity
 from sadie_pipeline.hotels.enrichment.research import hotel_research
 from sadie_pipeline.hotels.enrichment.reviews import reviews_assets

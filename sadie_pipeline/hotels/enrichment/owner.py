@@ -8,9 +8,8 @@ trusted (e-mail verification, after contacts and DNS).
   e-mail provider and MX hosts.
 * `website_contacts` (``LAYER_WEBSITE``, resource ``website_fetcher``): up to 5 contact / team /
   about links of the stored homepage, fetched and read for people, titles, e-mails, phones.
-* `email_verification` (``LAYER_EMAIL_VERIFY``, resource ``dns`` for the MX of addresses at
-  other domains): a status for every decision maker's address, a pattern guess for people
-  without one when the domain's pattern is known. Hotels without WEBSITE and DNS wait.
+E-mail verification (after every contact layer and DNS) is `email_verify.py`; every layer in
+the DAG's order is listed in `layer_assets.py`.
 
 Decision makers are upserted with the seed's ``ON CONFLICT (hotel_id, full_name, title)`` rule:
 COALESCE e-mail (a found address replaces a pattern guess), OR ``email_verified``, DISTINCT
@@ -23,7 +22,6 @@ import gzip
 import json
 import re
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -39,17 +37,20 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_RDAP,
     LAYER_WEBSITE,
 )
+from sadie_pipeline.core.enrichment.mailbox import PATTERN_GUESS
 from sadie_pipeline.core.enrichment.merge import upsert_decision_makers
 from sadie_pipeline.core.enrichment.rdap import parse_rdap
-from sadie_pipeline.core.entity_resolution import website_parts
 from sadie_pipeline.core.errors import ErrorClass
 from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
+    PerRun,
     enrich_regions,
+    hotel_domain,
     layer_asset,
     layer_output,
+    region_country,
     save_layer,
 )
 from sadie_pipeline.hotels.websites import content_key
@@ -60,8 +61,6 @@ from sadie_pipeline.resources.reliability import ServiceCallFailed, SkipItem
 from sadie_pipeline.resources.web import WebsiteFetcher
 
 MAX_CONTACT_PAGES = 5
-WAITING = "waiting for contacts and DNS"
-PATTERN_GUESS = "pattern_guess"
 
 # Registrant "names" that are roles, not people (brand registrations: "Domain Administrator").
 _ROLE_NAME = re.compile(r"\b(?:domain|domains|admin|administrator|administration|hostmaster|webmaster|postmaster|"
@@ -109,35 +108,6 @@ def upsert_decision_maker(conn: psycopg.Connection, hotel_id: int, person: dict[
     })
 
 
-def hotel_domain(hotel: dict[str, Any]) -> str | None:
-    """The registrable domain of the hotel's website (None without a usable website)."""
-    parts = website_parts(hotel.get("website"))
-    return parts[0] if parts else None
-
-
-def _country(region: str) -> str:
-    return region.split("-", 1)[0].upper() or "US"
-
-
-class _PerRun:
-    """A lookup memoised per run (brand sites share a domain): one call per key, every caller
-    gets its result or its error. run_layer runs each region in its own event loop, so the
-    cache belongs to the loop."""
-
-    def __init__(self, fn: Callable[[str], Awaitable[Any]]) -> None:
-        self.fn = fn
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.cache: dict[str, asyncio.Future[Any]] = {}
-
-    async def __call__(self, key: str) -> Any:
-        loop = asyncio.get_running_loop()
-        if self.loop is not loop:
-            self.loop, self.cache = loop, {}
-        if key not in self.cache:
-            self.cache[key] = asyncio.ensure_future(self.fn(key))
-        return await asyncio.shield(self.cache[key])
-
-
 def _json(value: Any) -> Any:
     return MetadataValue.json(value)
 
@@ -158,7 +128,7 @@ def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Da
         for person in value.get("people", []):
             upsert_decision_maker(conn, hotel["id"], person, config.force_refresh)
 
-    lookup = _PerRun(rdap.domain)
+    lookup = PerRun(rdap.domain)
 
     async def lookup_owner(hotel: dict[str, Any], country: str) -> dict[str, Any]:
         domain = hotel_domain(hotel)
@@ -178,7 +148,7 @@ def rdap_owner(context: AssetExecutionContext, config: LayerConfig, database: Da
                 "privacy": record.privacy_protected, "people": people}
 
     enrich_regions(context.partition_keys, database, result, LAYER_RDAP, config,
-                   lambda region, hotels: partial(lookup_owner, country=_country(region)), save,
+                   lambda region, hotels: partial(lookup_owner, country=region_country(region)), save,
                    concurrency=rdap.max_concurrency, close=rdap.aclose)
 
     return layer_output(context, database, result, lambda values: {
@@ -208,7 +178,7 @@ def dns_email_provider(context: AssetExecutionContext, config: LayerConfig, data
         return {"domain": domain, "email_provider": found.provider, "mx_hosts": list(found.mx_hosts),
                 "gateway": found.gateway, "has_spf": found.has_spf, "has_dmarc": found.has_dmarc}
 
-    lookup = _PerRun(analyze)
+    lookup = PerRun(analyze)
 
     async def email_dns(hotel: dict[str, Any]) -> dict[str, Any]:
         domain = hotel_domain(hotel)
@@ -299,7 +269,7 @@ def website_contacts(context: AssetExecutionContext, config: LayerConfig, databa
         return {"links": links, "pages_ok": len(links) - len(failed), "pages_failed": len(failed), "people": people}
 
     enrich_regions(context.partition_keys, database, result, LAYER_WEBSITE, config,
-                   lambda region, hotels: partial(scrape, country=_country(region)), save,
+                   lambda region, hotels: partial(scrape, country=region_country(region)), save,
                    concurrency=website_fetcher.max_concurrency, close=website_fetcher.aclose)
 
     return layer_output(context, database, result, _contact_figures)
@@ -316,11 +286,3 @@ def _contact_figures(values: list[dict[str, Any]]) -> dict[str, Any]:
         "with_email": sum(1 for p in people if p["email"]),
         "with_phone": sum(1 for p in people if p["phone"]),
     }
-
-
-# --- e-mail verification: hotels/enrichment/email_verify.py (imported last: it uses this module's helpers)
-
-from sadie_pipeline.hotels.enrichment.email_verify import email_verification  # noqa: E402
-
-# the first four owner layers; every layer, in the DAG's order: hotels/enrichment/layer_assets.py
-owner_assets = [rdap_owner, dns_email_provider, website_contacts, email_verification]

@@ -36,12 +36,14 @@ from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
+    PerRun,
     enrich_regions,
+    hotel_domain,
     layer_asset,
     layer_output,
     save_layer,
 )
-from sadie_pipeline.hotels.enrichment.owner import _ROLE_NAME, _PerRun, hotel_domain, rdap_owner, upsert_decision_maker
+from sadie_pipeline.hotels.enrichment.owner import _ROLE_NAME, rdap_owner, upsert_decision_maker
 from sadie_pipeline.hotels.queries import run
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.reliability import SkipItem
@@ -98,7 +100,7 @@ def whois_owner(context: AssetExecutionContext, config: LayerConfig, database: D
         for person in value.get("people", []):
             upsert_decision_maker(conn, hotel["id"], person, config.force_refresh)
 
-    lookup = _PerRun(whois.lookup)
+    lookup = PerRun(whois.lookup)
 
     async def ask(hotel: dict[str, Any]) -> dict[str, Any]:
         domain = hotel_domain(hotel)
@@ -178,7 +180,7 @@ def whois_history(context: AssetExecutionContext, config: LayerConfig, database:
         for person in value.get("people", []):
             upsert_decision_maker(conn, hotel["id"], person, config.force_refresh)
 
-    lookup = _PerRun(partial(_archived, wayback))
+    lookup = PerRun(partial(_archived, wayback))
 
     async def history(hotel: dict[str, Any], current: dict[int, tuple[Any, ...]]) -> dict[str, Any]:
         if not can_run(LAYER_WHOIS_HISTORY, hotel["layers_completed"]):
