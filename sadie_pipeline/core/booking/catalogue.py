@@ -66,6 +66,9 @@ class BookingEngine:
     vendor: str = ""
     form_actions: tuple[str, ...] = ()
     booking_url: BookingUrlRule = BookingUrlRule()
+    source: str = ""  # where the entry's facts come from (a public page)
+    # regexes with a (?P<id>...) group: the property's client id in one of the engine's booking URLs
+    client_ids: tuple[re.Pattern[str], ...] = ()
 
     @property
     def signal_count(self) -> int:
@@ -92,6 +95,13 @@ def _url_rule(raw: Mapping[str, Any]) -> BookingUrlRule:
     return BookingUrlRule("template", match, spec["template"])
 
 
+def _client_id_rules(raw: Mapping[str, Any]) -> tuple[re.Pattern[str], ...]:
+    rules = tuple(re.compile(p, re.I) for p in _strings(raw, "client_ids", lower=False))
+    if any("id" not in r.groupindex for r in rules):
+        raise ValueError(f"booking engine {raw.get('name')!r}: every client_ids regex needs a (?P<id>...) group")
+    return rules
+
+
 def _parse_engine(raw: Mapping[str, Any]) -> BookingEngine:
     name = str(raw["name"])
     engine = BookingEngine(
@@ -101,7 +111,8 @@ def _parse_engine(raw: Mapping[str, Any]) -> BookingEngine:
         iframe_srcs=_strings(raw, "iframe_srcs"), js_globals=_strings(raw, "js_globals", lower=False),
         cookies=_strings(raw, "cookies"), comment=str(raw.get("comment", "")), website=raw.get("website"),
         vendor=str(raw.get("vendor") or name), form_actions=_strings(raw, "form_actions"),
-        booking_url=_url_rule(raw),
+        booking_url=_url_rule(raw), source=str(raw.get("source") or ""),
+        client_ids=_client_id_rules(raw),
     )
     if engine.tier not in (1, 2):
         raise ValueError(f"booking engine {name!r}: tier must be 1 or 2")
