@@ -3,9 +3,12 @@
 Corpus (sadie_pipeline/sandbox/detection_corpus.py, served by a local proxy): a page per catalogued
 engine, JavaScript-only pages (scripts all inline, the engine injected at run time: only Chromium
 finds them), pages whose engine is on a followed "Book now" page, pages with uncatalogued booking
-hosts, and negatives; each goes through `fetch_and_detect` and the detect stage's `judge_pages`.
-Reported: engines in the catalogue, found on their pages, JS-only found, followed-page found,
-unknown hosts reported, false positives on the negatives (targets: all found, 0 false positives).
+engines in every form (link, iframe, form, script, injected widget, init call), catalogued engines
+loaded by a script from their own host under an unlisted path, and negatives; each goes through
+`fetch_and_detect` and the detect stage's `judge_pages`. Reported: engines in the catalogue, found
+on their pages, JS-only found, followed-page found, engine-host scripts found, unknown hosts
+reported (by form), recall counting unknown-engine findings, false positives on the negatives
+(targets: all found, 0 false positives).
 
 Per site: fetch with httpx through the sandbox proxy (Playwright + the system Chromium for pages
 that need JavaScript), strip to text (<= 50 KB), store the text in an ObjectStore on a temporary
@@ -205,7 +208,9 @@ def corpus_metrics(args: argparse.Namespace) -> dict:
     with CorpusServer(sites) as server:
         rows = asyncio.run(corpus_run(args, sites, server.proxy_url))
     kinds = Counter(s.kind for s in sites)
+    forms = Counter(s.signal for s in sites if s.kind == "unknown")
     hits: Counter[str] = Counter()
+    form_hits: Counter[str] = Counter()
     misses: list[str] = []
     false_positives: list[str] = []
     for site, result, detections, outcome in rows:
@@ -213,24 +218,47 @@ def corpus_metrics(args: argparse.Namespace) -> dict:
             if outcome.engine or outcome.unknown_host or _strong_top(detections):
                 false_positives.append(f"{site.key}: {outcome.engine or outcome.unknown_host}")
             continue
-        ok = (outcome.unknown_host == site.unknown_host if site.kind == "unknown"
-              else _strong_top(detections) == site.engine and (site.kind != "followed" or bool(outcome.found_on_url)))
+        ok = _corpus_hit(site, detections, outcome)
         hits[site.kind] += ok
+        if site.kind == "unknown":
+            form_hits[site.signal] += ok
         if not ok:
-            misses.append(f"{site.key} (via {result.via}, {result.reason or result.render_error or 'ok'})")
+            found = outcome.engine or outcome.unknown_host
+            misses.append(f"{site.key} (via {result.via}, {result.reason or result.render_error or 'ok'}; found {found})")
     wall = time.perf_counter() - started
+    positives = sum(n for k, n in kinds.items() if k != "negative")
+    recall = sum(hits.values()) / positives if positives else 0.0
     print(f"corpus: {len(sites)} sites in {wall:.1f} s; catalogue {len(load_catalogue())} engines")
-    for kind in ("engine", "js_only", "followed", "unknown"):
-        print(f"  {kind:<9} found {hits[kind]}/{kinds[kind]}")
-    print(f"  negative  false positives {len(false_positives)}/{kinds['negative']}")
+    for kind in ("engine", "js_only", "followed", "engine_host", "unknown"):
+        print(f"  {kind:<11} found {hits[kind]}/{kinds[kind]}")
+    print("  unknown by form: " + ", ".join(f"{f} {form_hits[f]}/{n}" for f, n in sorted(forms.items())))
+    print(f"  recall counting unknown-engine findings {recall:.3f} ({sum(hits.values())}/{positives})")
+    js_unknown = [f for f in forms if f.startswith("js_")]  # uncatalogued engines injected at run time
+    static = positives - kinds["js_only"] - sum(forms[f] for f in js_unknown)
+    static_hits = sum(n for k, n in hits.items() if k != "js_only") - sum(form_hits[f] for f in js_unknown)
+    print(f"  the same without the JavaScript-only pages (they need Chromium) {static_hits / static:.3f} "
+          f"({static_hits}/{static})")
+    print(f"  negative    false positives {len(false_positives)}/{kinds['negative']}")
     for line in (misses + false_positives)[:10]:
         print(f"    {line}")
     return {"engines_in_catalogue": len(load_catalogue()), "corpus_engines_found": hits["engine"],
             "corpus_js_only_found": hits["js_only"], "corpus_js_only_pages": kinds["js_only"],
             "corpus_followed_found": hits["followed"], "corpus_followed_pages": kinds["followed"],
+            "corpus_engine_host_found": hits["engine_host"], "corpus_engine_host_pages": kinds["engine_host"],
             "corpus_unknown_found": hits["unknown"], "corpus_unknown_pages": kinds["unknown"],
+            "corpus_unknown_by_form": {f: [form_hits[f], n] for f, n in sorted(forms.items())},
+            "corpus_recall": round(recall, 4),
+            "corpus_recall_without_js_only": round(static_hits / static, 4) if static else 0.0,
             "corpus_negative_pages": kinds["negative"], "corpus_false_positives": len(false_positives),
             "corpus_wall_s": round(wall, 2)}
+
+
+def _corpus_hit(site, detections, outcome) -> bool:
+    """The page's engine found: the catalogued one (on the followed page for `followed`), or the
+    uncatalogued host sent to review."""
+    if site.kind == "unknown":
+        return outcome.unknown_host == site.unknown_host
+    return _strong_top(detections) == site.engine and (site.kind != "followed" or bool(outcome.found_on_url))
 
 
 def main() -> None:

@@ -105,11 +105,12 @@ EXTERNALS: tuple[External, ...] = (
              "organisations of OV/EV certificates and sibling domains.", feeds=("certificate_orgs",), resource="crtsh"),
     External("licence_registers", EXTERNAL, _H, ("csv",), "State lodging licence files (Florida DBPR, Texas hotel "
              "occupancy tax): licensees and owners, loaded into sadie_gtm.licence_records.",
-             feeds=("licence_owners",), resource="licence_registers"),
+             feeds=("licence_owners", "licence_discovery"), resource="licence_registers"),
     External("abn_lookup", EXTERNAL, _H, ("abr",), "The Australian Business Register's ABN Lookup web services: "
              "entity and trading names of Australian hotels.", feeds=("abn_asic",), resource="abn_lookup"),
     External("common_crawl", EXTERNAL, _H, ("common_crawl",), "Common Crawl's CDX index and WARC files: archived "
-             "contact, about and team pages of hotels' sites.", feeds=("cc_harvest",), resource="common_crawl"),
+             "contact, about and team pages of hotels' sites; lodging home pages and booking-engine client pages "
+             "(discovery).", feeds=("cc_harvest", "crawl_discovery"), resource="common_crawl"),
     External("mail_servers", EXTERNAL, _H, ("smtp", "microsoft"), "The MX servers of hotels' domains (SMTP: EHLO, "
              "MAIL FROM, RCPT TO, QUIT; no mail sent) and Microsoft's account check for Microsoft 365 domains.",
              feeds=("email_verification",), resource="mail_verifier"),

@@ -67,14 +67,15 @@ def _decide(ids: tuple[int, ...], decision, decided_by: str | None, verb: str) -
 
 @click.command("engines")
 @click.option("--region", "regions", multiple=True, help="Only these regions (repeatable).")
-def hotel_engines(regions: tuple[str, ...]) -> None:
-    """Booking hosts no catalogued engine matches, with the hotels waiting on each (status 98):
-    what data/booking_engines.json should learn next."""
+@click.option("--limit", type=click.IntRange(min=1), help="Only the N hosts used by most hotels.")
+def hotel_engines(regions: tuple[str, ...], limit: int | None) -> None:
+    """Booking hosts no catalogued engine matches (links, frames, forms, scripts, widgets), most
+    hotels first, with the hotels waiting on each (status 98) and sample pages: what
+    data/booking_engines.json should learn next."""
     from sadie_pipeline.cli import _database
-    from sadie_pipeline.hotels.websites import unknown_engine_hosts
+    from sadie_pipeline.hotels.unknown_engines import describe, unknown_hosts
 
     with _database().connect() as conn:
-        hosts = unknown_engine_hosts(conn, [r.upper() for r in regions] or None)
-    for h in hosts:
-        click.echo(f"{h['hotels']:>6}  {h['host']:<40} {h['example'] or ''}")
-    click.echo(f"{len(hosts)} unknown booking hosts")
+        hosts = unknown_hosts(conn, list(regions) or None, limit)
+    for line in describe(hosts):
+        click.echo(line)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from sadie_pipeline.resources.database import Database
 
 # The hotel assets that take `cities` in their run config (--city)
-CITY_ASSETS = ("hotel_discovery", "hotel_websites", "booking_engine_detection", "room_counts",
+CITY_ASSETS = ("hotel_discovery", "licence_discovery", "crawl_discovery", "hotel_websites", "booking_engine_detection", "room_counts",
                "attraction_proximity", "hotel_research", "rdap_owner", "dns_email_provider",
                "website_contacts", "email_verification", "golden_hotels", "lead_scores",
                "launched_leads", "lead_exports")

@@ -150,7 +150,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     from sadie_pipeline.hotels.exports.delivery import counted, latest_exports
     from sadie_pipeline.hotels.markets import add_market
     from sadie_pipeline.hotels.owner_summary import owner_lines, owner_summary
-    from sadie_pipeline.hotels.summary import city_summary
+    from sadie_pipeline.hotels.summary import city_summary, source_summary
     from sadie_pipeline.resource_defs import configured, resolved
     from sadie_pipeline.sandbox import Sandbox
 
@@ -183,6 +183,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
                         echo(f"  {event.step_key}: {event.event_specific_data.duration_ms / 1000:.1f} s")
     with database.connect() as conn:
         rows = city_summary(conn, DEMO_REGION)
+        echo_sources(source_summary(conn, DEMO_REGION), echo)
     for r in rows:
         echo(f"  {r['city']}: {r['hotels']} hotels discovered, {r['merged_duplicates']} merged duplicates; "
              f"engines tier 1: {r['tier1']}, tier 2: {r['tier2']}, unknown (review): {r['engine_review']}; "
@@ -204,6 +205,13 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
         echo(f"  {label}: {counted(e['hotels'], 'hotel')}, {counted(e['decision_makers'], 'decision maker')} -> {where}")
     for message in announced:
         echo(f"\n== Slack #{message['channel_name']} (sandbox) ==\n{message['text']}")
+
+
+def echo_sources(sources: list[dict], echo: Callable[[str], None]) -> None:
+    """A line per discovery source: its records, their hotels, and those no other source found."""
+    echo(f"  discovery sources of {DEMO_REGION}:")
+    for s in sources:
+        echo(f"    {s['source']}: {s['records']} records -> {s['hotels']} hotels, {s['only_here']} found by no other source")
 
 
 def inbox_sensor_request(instance: DagsterInstance, database: Database, store: ObjectStore) -> dict[str, str]:

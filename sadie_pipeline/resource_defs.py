@@ -75,7 +75,8 @@ RESOURCES: dict[str, tuple[type[ConfigurableResource], dict[str, str]]] = {
     "crtsh": (crtsh.CrtShResource, {"base_url": crtsh.BASE_URL_ENV}),
     "abn_lookup": (abn.AbnLookupResource, {"base_url": abn.BASE_URL_ENV, "guid": abn.GUID_ENV}),
     "common_crawl": (common_crawl.CommonCrawlResource, {"index_url": common_crawl.INDEX_URL_ENV,
-                                                        "data_url": common_crawl.DATA_URL_ENV}),
+                                                        "data_url": common_crawl.DATA_URL_ENV,
+                                                        "discovery_tlds": common_crawl.DISCOVERY_TLDS_ENV}),
 }
 SHARED = ("database", "object_store")
 LISTING_SERVICES = ("geocoder", "image_fetcher")

@@ -32,3 +32,7 @@ def test_the_hotel_demo_ends_with_its_excel_files_and_the_announcement(sadie_env
         assert f" {layer} " in owners.split("\n")[1], (layer, owners)
     assert "owners and managers named" in owners and "gov_registry" in owners
     assert "verified_smtp" in owners                  # at least one address checked over SMTP, printed
+    # one region discovered from all five sources, a line each, each finding hotels
+    after = output.split("discovery sources of US-FL:\n", 1)[1].splitlines()
+    found = {x.split(":", 1)[0].strip(): x for x in after[:next(i for i, x in enumerate(after) if not x.startswith("    "))]}
+    assert {"serper", "csv", "licence", "crawl", "engine_client"} <= set(found), found

@@ -12,10 +12,14 @@ one-keystroke typo is no veto when the name and a phone or website agree) and di
 domains, OTAs and central reservation phones identify nothing (built in, and found in the data:
 a phone or website at ``shared_min_locations`` locations).
 
-Hotel rules on top: the same Google place id (or the same source and external id) is one hotel
-whatever the fields say; two different place ids never merge. ``score >= merge_threshold``
-merges, ``review_threshold <= score < merge_threshold`` goes to review, as does a vetoed pair
-over the merge threshold. Candidate merges are applied strongest first to a union-find that
+Hotel rules on top (``core.entity_stages``, each merge recorded with its ``MergeStage``): the same
+Google place id (or the same source and external id) is one hotel whatever the fields say, and so
+is the same booking engine with the same client id (stage 2); the same normalised name, town and
+engine is one hotel when nothing among the records says two (stage 3). Two different place ids, or
+two client ids at one engine, never merge without a person, who is asked when an id or something of
+the hotel's own (phone, website) says one; records booking at two engines merge only on such
+evidence. ``score >= merge_threshold`` merges, ``review_threshold <= score < merge_threshold`` goes
+to review, as does a vetoed pair over the merge threshold. Candidate merges are applied strongest first to a union-find that
 refuses a union putting two place ids, or two really different house numbers on one street, into
 one entity, so chaining cannot glue two hotels together through a weak record. People's decisions
 (``must_link``, ``cannot_link``) come first and are final. Review pairs are reported once per pair
@@ -30,6 +34,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sadie_pipeline.core.entity_stages import (
+    MergeStage,
+    client_key,
+    engine_key,
+    name_city_engine_key,
+    stage3_eligible,
+)
 from sadie_pipeline.core.places import Identified, Place, PlaceIndex, Scored, paused_gc, score, score_pairs
 from sadie_pipeline.core.places.index import MAX_BLOCK, groups
 from sadie_pipeline.core.places.model import FIELDS, LEVELS
@@ -42,6 +53,7 @@ __all__ = [
     "BRAND_DOMAINS",
     "PLACE_ID_SOURCES",
     "Entity",
+    "MergeStage",
     "PairScore",
     "Resolution",
     "SourceRecord",
@@ -58,7 +70,9 @@ PLACE_ID_SOURCES = frozenset({"serper", "google", "google_maps", "google_places"
 class SourceRecord:
     """One discovery record. ``place_id`` is a Google place id carried by a source whose own
     ``external_id`` is something else (a CSV import with a place id column); for the sources in
-    ``PLACE_ID_SOURCES`` the ``external_id`` is the place id."""
+    ``PLACE_ID_SOURCES`` the ``external_id`` is the place id. ``engine`` and ``client_id``: the
+    booking engine (catalogue name) and the property's id at it, from an engine's client page or
+    from detection on the hotel's website."""
 
     source: str
     external_id: str | None
@@ -72,6 +86,8 @@ class SourceRecord:
     lat: float | None = None
     lng: float | None = None
     place_id: str | None = None
+    engine: str | None = None
+    client_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +104,8 @@ class Resolution:
     entities: list[Entity] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
     explanations: dict[tuple[int, int], dict] = field(default_factory=dict)  # per review pair
+    merged: list[tuple[int, int, MergeStage]] = field(default_factory=list)  # each union, with its stage
+    by_stage: dict[str, int] = field(default_factory=dict)  # MergeStage value -> unions
 
 
 @dataclass(frozen=True)
@@ -119,14 +137,19 @@ def _place_ids(records: Sequence[SourceRecord]) -> tuple[list[str], list[str]]:
 # --- union-find with a contradiction guard ----------------------------------------------------------
 
 class _Components:
-    def __init__(self, index: PlaceIndex, place: list[str], cannot_link: Sequence[tuple[int, int]] = ()):
+    def __init__(self, index: PlaceIndex, place: list[str], cannot_link: Sequence[tuple[int, int]] = (),
+                 clients: Sequence[dict[str, str] | None] = ()):
         n = index.n
         self.parent = list(range(n))
         self.size = [1] * n
         self.place = list(place)
+        self.place_of = place  # each record's own
+        # root -> engine -> client id of its records (None: none known)
+        self.clients: list[dict[str, str] | None] = list(clients) or [None] * n
         self.streets: list[dict[str, str] | None] = [
             {index.street[i]: index.num[i]} if index.num[i] and index.street[i] else None for i in range(n)]
         # root -> records that may never join it (people's decisions)
+        self.quiet = False  # the last refusal needs no person (see union)
         self.apart: dict[int, set[int]] = defaultdict(set)
         for i, j in cannot_link:
             self.apart[i].add(j)
@@ -148,8 +171,18 @@ class _Components:
         ri, rj = self.find(i), self.find(j)
         if ri == rj:
             return None
+        self.quiet = False
         pi, pj = self.place[ri], self.place[rj]
         if (pi and pj and pi != pj and not decided) or self.kept_apart(ri, rj):
+            # two place ids that neither record carries (an engine's page joined to each hotel),
+            # on the fields' word alone: two Google places, nobody asked
+            self.quiet = not force and self.place_of[i] != pi and self.place_of[j] != pj
+            return False
+        # Two client ids at one engine: two hotels; booking at two engines with nothing of the
+        # hotel's own (phone, website, id) saying one: two hotels. A person is asked only when
+        # something of the hotel's own says one (`force`).
+        if not decided and self.clients_apart(ri, rj, force):
+            self.quiet = not force
             return False
         si, sj = self.streets[ri], self.streets[rj]
         if si and sj and not force and _other_number(si, sj, typo):
@@ -166,9 +199,17 @@ class _Components:
                 for street, num in sj.items():
                     si.setdefault(street, num)
         self.streets[rj] = None
+        if self.clients[rj]:
+            self.clients[ri] = {**self.clients[rj], **(self.clients[ri] or {})}
+        self.clients[rj] = None
         if rj in self.apart:
             self.apart[ri] |= self.apart.pop(rj)
         return True
+
+    def clients_apart(self, ri: int, rj: int, force: bool) -> bool:
+        ci, cj = self.clients[ri], self.clients[rj]
+        return bool(ci and cj) and (any(ci.get(e, c) != c for e, c in cj.items())
+                                    or (not force and not ci.keys() & cj.keys()))
 
     def kept_apart(self, ri: int, rj: int) -> bool:
         small, other = (ri, rj) if len(self.apart.get(ri, ())) <= len(self.apart.get(rj, ())) else (rj, ri)
@@ -211,10 +252,22 @@ def resolve(
         index = PlaceIndex([_place(r) for r in records], max_block=max_block,
                            shared_min_locations=shared_min_locations)
         place, idkey = _place_ids(records)
-        comps = _Components(index, place, list(cannot_link))
+        comps = _Components(index, place, list(cannot_link), _clients(records))
         scored = score(index, max_distance_km=max_distance_km)
         return _Resolver(records, index, comps, scored, place, idkey).run(
             merge_threshold, review_threshold, list(must_link))
+
+
+def _brand_site(website: str | None, identifying: str) -> bool:
+    """A website on a brand's (or shared) domain: the engine keeps only its property URL, or nothing."""
+    parts = website_parts(website) if website else None
+    return parts is not None and identifying != parts[0]
+
+
+def _clients(records: Sequence[SourceRecord]) -> list[dict[str, str] | None]:
+    """Each record's engine -> client id (None when it knows no client id)."""
+    return [{engine_key(r.engine): r.client_id.strip().lower()} if client_key(r.engine, r.client_id) else None
+            for r in records]
 
 
 _LOCATION, _PHONE, _WEBSITE = FIELDS.index("location"), FIELDS.index("phone"), FIELDS.index("website")
@@ -226,28 +279,67 @@ class _Resolver:
                  place: list[str], idkey: list[str]):
         self.records, self.index, self.comps, self.scored = records, index, comps, scored
         self.place, self.idkey = place, idkey
-        self.merges = 0
+        self.merged: list[tuple[int, int, MergeStage]] = []
         self.review: list[tuple[float, int, int, int]] = []  # (score, i, j, scored pair or -1)
+        self.notes: dict[tuple[int, int], dict] = {}  # why an exact stage's refused pair waits (k = -1)
 
-    def _union(self, i: int, j: int, score: float, k: int, force: bool = False, decided: bool = False) -> None:
+    @property
+    def merges(self) -> int:
+        return len(self.merged)
+
+    def _union(self, i: int, j: int, score: float, k: int, force: bool = False, decided: bool = False,
+               stage: MergeStage = MergeStage.PLACE_ENGINE) -> None:
         typo = k >= 0 and self.scored.levels[k, _LOCATION] == _TYPO
         # a phone or website of the hotel's own with its name identifies it, whatever number of
         # its street each source gives
         force = force or (k >= 0 and self.scored.identified[k] == Identified.MATCH)
         merged = self.comps.union(i, j, force=force, typo=typo, decided=decided)
         if merged:
-            self.merges += 1
-        elif merged is False:
+            self.merged.append((i, j, stage))
+        elif merged is False and not self.comps.quiet:
             self.review.append((score, i, j, k))
+            if k < 0:
+                self.notes.setdefault((min(i, j), max(i, j)), self._why_refused(i, j, stage))
 
-    def run(self, merge_threshold: float, review_threshold: float, must_link: list[tuple[int, int]]) -> Resolution:
+    def _why_refused(self, i: int, j: int, stage: MergeStage) -> dict:
+        a, b = self.records[i], self.records[j]
+        if stage == MergeStage.CLIENT_ID:
+            said = f"the same engine and client id ({a.engine} {a.client_id})"
+        elif stage == MergeStage.NAME_CITY_ENGINE:
+            said = f"the same name, town and engine ({a.engine})"
+        else:
+            said = "the same id"
+        place = self.comps.place
+        why = "two Google place ids" if place[self.comps.find(i)] and place[self.comps.find(j)] else \
+            "two client ids at one engine or two house numbers on one street"
+        return {"stage": str(stage), "review": f"{said} as {b.source} {b.external_id}, but {why}"}
+
+    def _exact_stages(self, must_link: list[tuple[int, int]]) -> None:
+        """People's decisions, then the stages that need no score: same place id, same source id and
+        same engine + client id are definitive, chained without pairwise comparison (refusing two
+        place ids); same name + town + engine when nothing among the records says two."""
         for i, j in must_link:
-            self._union(i, j, 1.0, -1, force=True, decided=True)
-        # Same place id / same source id: definitive, chained without pairwise comparison.
-        for keys in (self.place, self.idkey):
+            self._union(i, j, 1.0, -1, force=True, decided=True, stage=MergeStage.DECISION)
+        clients = [client_key(r.engine, r.client_id) if r.client_id else "" for r in self.records]
+        for keys, stage in ((self.place, MergeStage.PLACE_ID), (self.idkey, MergeStage.SOURCE_ID),
+                            (clients, MergeStage.CLIENT_ID)):
             for members in groups(keys).values():
                 for other in members[1:]:
-                    self._union(members[0], other, 1.0, -1, force=True)
+                    self._union(members[0], other, 1.0, -1, force=True, stage=stage)
+        index, comps = self.index, self.comps
+        keys = [name_city_engine_key(index.core[i], index.city[i], r.engine) if r.engine else ""
+                for i, r in enumerate(self.records)]
+        for members in groups(keys).values():
+            roots = [comps.find(i) for i in members]
+            # a chain's name: at two addresses of the town, or on a brand's (or shared) website
+            chains = [bool(index.chain[i]) or _brand_site(self.records[i].website, index.web[i]) for i in members]
+            if len(set(roots)) > 1 and stage3_eligible([comps.clients[r] for r in roots],
+                                                       [comps.place[r] for r in roots], chains):
+                for other in members[1:]:
+                    self._union(members[0], other, 1.0, -1, stage=MergeStage.NAME_CITY_ENGINE)
+
+    def run(self, merge_threshold: float, review_threshold: float, must_link: list[tuple[int, int]]) -> Resolution:
+        self._exact_stages(must_link)
         sc = self.scored
         both_ids = (np.asarray(self.place, dtype=object)[sc.i] != "") & (np.asarray(self.place, dtype=object)[sc.j] != "")
         # a phone or website of the hotel's own, or its very address, with its name: one hotel
@@ -275,12 +367,15 @@ class _Resolver:
             ri, rj = find(i), find(j)
             if ri == rj or self.comps.kept_apart(ri, rj):
                 continue
+            if k >= 0 and self.scored.identified[k] != Identified.MATCH and self.comps.clients_apart(ri, rj, False):
+                continue  # their booking engines' ids say two hotels; the fields alone do not outweigh that
             key = (ri, rj) if ri < rj else (rj, ri)
             prev = best.get(key)
             if prev is None or (-value, i, j) < (-prev[0], prev[1], prev[2]):
                 best[key] = (value, i, j, k)
         pairs = sorted(((i, j, s) for s, i, j, _ in best.values()), key=lambda p: (-p[2], p[0], p[1]))
-        why = {(i, j): (self.scored.explain(k) if k >= 0 else {"place_id": "same id, refused by a guard"})
+        why = {(i, j): (self.scored.explain(k) if k >= 0 else
+                        self.notes.get((i, j), {"place_id": "same id, refused by a guard"}))
                for _, i, j, k in best.values()}
         return pairs, why
 
@@ -302,8 +397,11 @@ class _Resolver:
         stats = dict(self.index.stats)
         stats.update(records=n, entities=len(entities), merges=self.merges, compared_pairs=len(self.scored),
                      review_pairs=len(review_pairs))
+        by_stage = {str(s): 0 for s in MergeStage}
+        for _, _, stage in self.merged:
+            by_stage[stage] += 1
         return Resolution(entity_of=entity_of, review_pairs=review_pairs, merges=self.merges,
-                          entities=entities, stats=stats, explanations=why)
+                          entities=entities, stats=stats, explanations=why, merged=self.merged, by_stage=by_stage)
 
 
 def _ids(records: Sequence[SourceRecord], members: list[int]) -> dict[str, list[str]]:
@@ -323,6 +421,9 @@ def score_pair(a: SourceRecord, b: SourceRecord, *, max_distance_km: float = 5.0
     place, idkey = _place_ids([a, b])
     if (place[0] and place[0] == place[1]) or (idkey[0] and idkey[0] == idkey[1]):
         return PairScore(1.0, ("place_id",))
+    client = client_key(a.engine, a.client_id)
+    if client and client == client_key(b.engine, b.client_id) and not (place[0] and place[1]):
+        return PairScore(1.0, ("client_id",))
     index = PlaceIndex([_place(a), _place(b)])
     scored = score_pairs(index, np.array([0]), np.array([1]), max_distance_km=max_distance_km)
     why = scored.explain(0)

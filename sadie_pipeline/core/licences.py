@@ -22,13 +22,14 @@ from dataclasses import dataclass, field, fields
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from sadie_pipeline.core.places import Identified, Place, PlaceIndex, paused_gc, score
 from sadie_pipeline.core.places.score import identified_certainty
+from sadie_pipeline.core.schedules import cron_of
 
 __all__ = ["MATCH_THRESHOLD", "ColumnMap", "CsvFormat", "LicenceRecord", "ParsedRegister", "RegisterCatalog",
-           "RegistryConfig", "RowFilter", "is_company", "match_hotels", "parse_catalog", "parse_register",
+           "RegistryConfig", "RowFilter", "RowProblem", "is_company", "match_hotels", "parse_catalog", "parse_register",
            "person_name"]
 
 #: The engine's automatic-match certainty (hotel entities merge at the same 0.8): precise on its
@@ -117,6 +118,16 @@ class RegistryConfig(_Strict):
     columns: ColumnMap
     filters: list[RowFilter] = []
     owner_name_order: Literal["first_last", "last_comma_first"] = "first_last"
+    refresh: str = "0 5 1 * *"
+    """When the register is downloaded again for discovery (hotels/licence_schedules.py): a cron
+    string of five fields (in SADIE_SCHEDULE_TIMEZONE), daily, weekly or manual (no schedule).
+    Default: monthly."""
+
+    @field_validator("refresh")
+    @classmethod
+    def _refresh_schedule(cls, value: str) -> str:
+        cron_of(value)  # raises ScheduleError (a ValueError) for anything else
+        return value.strip()
 
     @model_validator(mode="after")
     def _columns_fit_format(self) -> RegistryConfig:
@@ -148,7 +159,7 @@ def parse_catalog(text: str) -> RegisterCatalog:
     return RegisterCatalog.model_validate_json(text)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large register's records in less memory
 class LicenceRecord:
     """One licence of a register. Field order is sadie_gtm.licence_records' COPY order."""
 
@@ -182,6 +193,19 @@ class LicenceRecord:
 RECORD_COLUMNS = tuple(f.name for f in fields(LicenceRecord))
 
 
+#: Rejected rows kept with their content (for job_errors); beyond this only counted.
+MAX_PROBLEMS = 1000
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    """A row the parser could not take: its data row's number (1-based, blank lines not counted), cells, why."""
+
+    rec_num: int
+    cells: list[str]
+    reason: str
+
+
 @dataclass
 class ParsedRegister:
     records: list[LicenceRecord] = field(default_factory=list)
@@ -189,6 +213,7 @@ class ParsedRegister:
     filtered: int = 0    # rows another licence type (or closed) by the registry's filters
     rejected: int = 0    # rows without a licence number or an address
     duplicates: int = 0  # a licence number seen again in the file
+    problems: list[RowProblem] = field(default_factory=list)  # the first MAX_PROBLEMS rejected rows
 
 
 _COMPANY = re.compile(r"\b(?:llc|l\.l\.c|inc|incorporated|corp|corporation|co|company|ltd|lp|llp|pllc|plc|trust|"
@@ -241,9 +266,12 @@ def _positions(config: RegistryConfig, header: list[str] | None) -> dict[Column,
 def _value(row: Sequence[str], where: Mapping[Column, int], spec: Columns | None) -> str | None:
     if spec is None:
         return None
-    parts = [row[where[c]].strip() if where[c] < len(row) else "" for c in (spec if isinstance(spec, list) else [spec])]
-    text = ", ".join(re.sub(r"\s+", " ", p) for p in parts if p)
-    return text or None
+    # split/join: trimmed, inner whitespace as one space (a large register has millions of cells)
+    if not isinstance(spec, list):
+        k = where[spec]
+        return (" ".join(row[k].split()) or None) if k < len(row) else None
+    parts = (" ".join(row[where[c]].split()) if where[c] < len(row) else "" for c in spec)
+    return ", ".join(p for p in parts if p) or None
 
 
 def _rooms(value: str | None) -> int | None:
@@ -269,8 +297,11 @@ def parse_register(config: RegistryConfig, content: bytes, url: str) -> ParsedRe
     """A register file's lodging licences. Raises ValueError when a mapped column is missing
     from its header (the register changed its layout: better stopped than misread)."""
     fmt = config.format
-    text = content.decode(fmt.encoding, errors="replace").lstrip("\ufeff")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=fmt.delimiter, quotechar=fmt.quotechar)
+    # decoded as it is read: a register of 100,000s of rows is not held again as text
+    stream = io.TextIOWrapper(io.BytesIO(content), encoding=fmt.encoding, errors="replace", newline="")
+    if stream.read(1) != "\ufeff":  # a byte-order mark is no data
+        stream.seek(0)
+    reader = csv.reader(stream, delimiter=fmt.delimiter, quotechar=fmt.quotechar)
     for _ in range(fmt.skip_rows):
         next(reader, None)
     header = next(reader, []) if fmt.header else None
@@ -286,6 +317,10 @@ def parse_register(config: RegistryConfig, content: bytes, url: str) -> ParsedRe
         record = _record(config, row, where, url)
         if not record.licence_number or not record.address or not record.name:
             out.rejected += 1
+            if len(out.problems) < MAX_PROBLEMS:
+                missing = [k for k, v in (("licence number", record.licence_number), ("address", record.address),
+                                          ("name", record.name)) if not v]
+                out.problems.append(RowProblem(out.rows, row, f"{len(row)} columns; no {', '.join(missing)}"))
         elif record.licence_number in seen:
             out.duplicates += 1
         else:

@@ -7,7 +7,7 @@ hand no value to an IO manager; their outcomes are in their metadata, each regio
 import asyncio
 import datetime as dt
 
-from dagster import AssetExecutionContext, BackfillPolicy, Config, MaterializeResult, MetadataValue, asset
+from dagster import AssetExecutionContext, AssetKey, BackfillPolicy, Config, MaterializeResult, MetadataValue, asset
 from pydantic import Field, model_validator
 
 from sadie_pipeline.core.entity_resolution import MERGE_THRESHOLD, REVIEW_THRESHOLD
@@ -102,7 +102,10 @@ class EntitiesConfig(Config):
         return self
 
 
-@asset(**REGION_ASSET, deps=[hotel_discovery], kinds={"postgres"}, code_version=RESOLVER_VERSION)
+# Discovery's other sources are their own assets with their own schedules (licence registers,
+# Common Crawl); named by key here since their modules import REGION_ASSET from this one.
+@asset(**REGION_ASSET, deps=[hotel_discovery, AssetKey("licence_discovery"), AssetKey("crawl_discovery")],
+       kinds={"postgres"}, code_version=RESOLVER_VERSION)
 def hotel_entities(context: AssetExecutionContext, config: EntitiesConfig, database: Database) -> MaterializeResult:
     """One hotel per real place: source records resolved across sources by the place engine
     (core/places: place id, website, phone, location, name), merged at >= merge_threshold (0.8),
@@ -115,6 +118,8 @@ def hotel_entities(context: AssetExecutionContext, config: EntitiesConfig, datab
         with database.connect() as conn:
             res = resolve_region(conn, region, config.merge_threshold, config.review_threshold)
         figures[region] = {key: getattr(res, key) for key in _ENTITY_FIGURES} | {
+            "merges_by_stage": MetadataValue.json(res.merges_by_stage),
+            "new_merges_by_stage": MetadataValue.json(res.new_merges_by_stage),
             "by_city": markdown_table(("city", "hotels", "merged duplicates"), (
                 (city, s["discovered"], s["merged_duplicates"]) for city, s in sorted(res.by_city.items())))}
     report_partitions(context, figures, {r: bool(f["records"]) for r, f in figures.items()})

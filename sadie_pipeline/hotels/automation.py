@@ -26,7 +26,7 @@ from sadie_pipeline.hotels.jobs import ENRICHMENT_LAYER_ASSETS
 # Everything between discovery and the score. Discovery itself is started by sensors and the
 # schedule, never by automation: it spends Serper queries.
 AUTOMATED_ASSETS: tuple[str, ...] = ("hotel_entities", "hotel_websites", "booking_engine_detection",
-                                     *ENRICHMENT_LAYER_ASSETS, "golden_hotels", "lead_scores")
+                                     "client_id_matches", *ENRICHMENT_LAYER_ASSETS, "golden_hotels", "lead_scores")
 
 
 def downstream_condition() -> AutomationCondition:

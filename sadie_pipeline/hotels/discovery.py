@@ -8,13 +8,17 @@ import datetime as dt
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
+import orjson
 import psycopg
 
 from sadie_pipeline.core.categories import CategoryGroup
+from sadie_pipeline.hotels.queries import run, sql
 from sadie_pipeline.listings.readers import iter_records
 from sadie_pipeline.regions import REGION_NAMES, subdivision
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -136,18 +140,38 @@ def csv_hotels(store: ObjectStore, region: str, cities: Sequence[str]) -> list[t
     return out
 
 
-def save_sources(conn: psycopg.Connection, region: str, source: str,
-                 rows: Sequence[tuple[str, dict[str, Any], str | None]], result: DiscoveryResult) -> None:
-    for external_id, record, raw_key in rows:
-        conn.execute(
-            """INSERT INTO sadie_gtm.hotel_sources (region, city, source, external_id, record, raw_s3_path)
-               VALUES (%s, %s, %s, %s, %s, %s)
-               ON CONFLICT (source, external_id) DO UPDATE
-                  SET record = EXCLUDED.record, city = EXCLUDED.city, raw_s3_path = EXCLUDED.raw_s3_path,
-                      last_seen_at = now()""",
-            (region, record.get("city"), source, external_id, json.dumps(record, default=str), raw_key),
-        )
-        city = record.get("query_city") or record.get("city") or ""
-        stats = result.by_city.setdefault(city, {})
-        stats[source] = stats.get(source, 0) + 1
-    result.by_source[source] = result.by_source.get(source, 0) + len(rows)
+SourceRow = tuple[str, dict[str, Any], str | None]
+_JSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
+_NUL = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")  # an escaped NUL, not an escaped backslash before "u0000"
+
+
+def _record_json(record: dict[str, Any]) -> str:
+    # NaN becomes null (json.dumps would write NaN, which jsonb refuses); jsonb refuses \u0000 too
+    text = orjson.dumps(record, default=str, option=_JSON_OPTIONS).decode()
+    return _NUL.sub(r"\1", text) if "\\u0000" in text else text
+
+
+def save_sources(conn: psycopg.Connection, region: str, source: str, rows: Iterable[SourceRow],
+                 result: DiscoveryResult) -> None:
+    """The rows (external_id, record, raw key) as hotel_sources rows of `source`: COPY into a
+    temporary table, then one upsert (discovery.sql). `rows` may be any iterable, a generator of
+    millions included: it is streamed, never held. Counts go on `result` per row given."""
+    counted = 0
+    by_city = result.by_city
+    rows = iter(rows)
+    first = next(rows, None)
+    if first is not None:
+        # in the caller's transaction (all of it or nothing, as before); its own when autocommit
+        with conn.transaction() if conn.autocommit else nullcontext():
+            run(conn, "discovery", "staging")
+            with conn.cursor().copy(sql("discovery", "copy_staging")) as copy:
+                for external_id, record, raw_key in chain((first,), rows):
+                    copy.write_row((region, record.get("city"), external_id, _record_json(record), raw_key))
+                    city = record.get("query_city") or record.get("city") or ""
+                    stats = by_city.get(city)
+                    if stats is None:
+                        stats = by_city[city] = {}
+                    stats[source] = stats.get(source, 0) + 1
+                    counted += 1
+            run(conn, "discovery", "upsert_staged", {"source": source})
+    result.by_source[source] = result.by_source.get(source, 0) + counted

@@ -59,3 +59,20 @@ def hotels_progress(conn: psycopg.Connection, regions: list[str]) -> str:
     hotels, scored = conn.execute(REGIONS_PROGRESS, {
         "regions": regions, "duplicate": HotelStatus.DUPLICATE, "scored_or_later": list(SCORED_OR_LATER)}).fetchone()
     return f"{hotels} hotels, {scored} scored"
+
+
+SOURCE_SUMMARY = """
+SELECT s.source, count(*) AS records, count(DISTINCT s.hotel_id) AS hotels,
+       count(DISTINCT s.hotel_id) FILTER (WHERE NOT EXISTS (
+           SELECT 1 FROM sadie_gtm.hotel_sources o WHERE o.hotel_id = s.hotel_id AND o.source <> s.source)) AS only_here
+  FROM sadie_gtm.hotel_sources s
+ WHERE s.region = %(region)s
+ GROUP BY s.source ORDER BY records DESC, s.source
+"""
+
+
+def source_summary(conn: psycopg.Connection, region: str) -> list[dict[str, Any]]:
+    """Per discovery source: its records, the hotels they resolved to, and the hotels only it found."""
+    cur = conn.execute(SOURCE_SUMMARY, {"region": region})
+    names = [d.name for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]

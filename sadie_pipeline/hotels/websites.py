@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 
+from sadie_pipeline.core.booking.client_ids import client_id_of
 from sadie_pipeline.core.booking_engines import UNKNOWN_TIER, PageAnalysis, analyze, load_catalogue
 from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -104,7 +105,8 @@ def save_content_paths(conn: psycopg.Connection, store: ObjectStore, outcomes: l
 def seed_booking_engines(conn: psycopg.Connection) -> dict[str, int]:
     """The bundled catalogue into sadie_gtm.booking_engines (idempotent); name -> id."""
     for e in load_catalogue():
-        signals = {k: list(v) for k, v in asdict(e).items() if isinstance(v, tuple)}
+        # client_ids are compiled regexes: stored as their text
+        signals = {k: [getattr(x, "pattern", x) for x in v] for k, v in asdict(e).items() if isinstance(v, tuple)}
         conn.execute(
             """INSERT INTO sadie_gtm.booking_engines (name, tier, category, signals) VALUES (%s, %s, %s, %s)
                ON CONFLICT (name) DO UPDATE SET tier = EXCLUDED.tier, category = EXCLUDED.category,
@@ -174,20 +176,27 @@ def judge_pages(hotel_id: int, city: str | None,
 
 
 def save_detections(conn: psycopg.Connection, engines: dict[str, int], outcomes: list[DetectionOutcome]) -> None:
-    """Engines (catalogued or unknown) into hotel_booking_engines; status 1, 98 (review) or 99."""
+    """Engines (catalogued or unknown) into hotel_booking_engines, with the client id of the booking
+    URL (client_id_matches matches a row again when its engine or client id changed); status 1, 98
+    (review) or 99."""
     for o in outcomes:
         if o.engine or o.unknown_host:
+            client = client_id_of(o.booking_url, o.engine) if o.engine else None
             conn.execute(
                 """INSERT INTO sadie_gtm.hotel_booking_engines (hotel_id, booking_engine_id, booking_url,
                                                                 detection_method, confidence, unknown_host,
-                                                                found_on_url)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s)
+                                                                found_on_url, client_id)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
                    ON CONFLICT (hotel_id) DO UPDATE SET booking_engine_id = EXCLUDED.booking_engine_id,
                        booking_url = EXCLUDED.booking_url, detection_method = EXCLUDED.detection_method,
                        confidence = EXCLUDED.confidence, unknown_host = EXCLUDED.unknown_host,
-                       found_on_url = EXCLUDED.found_on_url, detected_at = now()""",
+                       found_on_url = EXCLUDED.found_on_url, detected_at = now(), client_id = EXCLUDED.client_id,
+                       client_id_matched_at = CASE
+                           WHEN (hotel_booking_engines.booking_engine_id, hotel_booking_engines.client_id)
+                                IS NOT DISTINCT FROM (EXCLUDED.booking_engine_id, EXCLUDED.client_id)
+                           THEN hotel_booking_engines.client_id_matched_at END""",
                 (o.hotel_id, engines[o.engine] if o.engine else None, o.booking_url, o.method, o.confidence,
-                 o.unknown_host, o.found_on_url),
+                 o.unknown_host, o.found_on_url, client.client_id if client and client.engine == o.engine else None),
             )
         if o.dead_end != "not_fetched":
             conn.execute("UPDATE sadie_gtm.hotels SET status = %s, updated_at = now() WHERE id = %s",

@@ -4,6 +4,9 @@
   (once per event loop).
 * `captures(domain)`: ``GET {cdx-api}?url={domain}/*&output=json``, one `Capture` per line;
   404 ("No Captures found") -> [].
+* `num_pages(url, filters)` / `query_page(url, filters, page)`: a domain-wide scan
+  (``matchType=domain``, ``filter=`` repeated, ``showNumPages=true`` then ``page=0..n-1``,
+  ``output=json``), as discovery pages through a TLD or an engine's domain (issue 32).
 * `page(capture)`: ``GET {data_url}/{filename}`` with ``Range: bytes=offset-(offset+length-1)``
   (206), the slice is one gzip member holding the response record, read with warcio's
   ArchiveIterator: the HTTP status and the decoded HTML.
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +37,7 @@ from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServiceP
 
 INDEX_URL_ENV = "SADIE_CC_INDEX_URL"
 DATA_URL_ENV = "SADIE_CC_DATA_URL"
+DISCOVERY_TLDS_ENV = "SADIE_CC_DISCOVERY_TLDS"
 DEFAULT_INDEX_URL = "https://index.commoncrawl.org"
 DEFAULT_DATA_URL = "https://data.commoncrawl.org"
 USER_AGENT = "sadie-pipeline/0.1 (+common-crawl)"
@@ -96,6 +102,8 @@ class CommonCrawlResource(ConfigurableResource):
 
     index_url: str | None = Field(default=None, description=f"None: {DEFAULT_INDEX_URL}")
     data_url: str | None = Field(default=None, description=f"None: {DEFAULT_DATA_URL}")
+    discovery_tlds: str | None = Field(default=None, description="TLDs discovery scans beside a region's own "
+                                       "ccTLD, comma-separated (e.g. 'com'); None: none")
     index_requests_per_second: float = Field(default=1.0, gt=0)
     index_max_concurrency: int = Field(default=32, ge=1)
     index_timeout_s: float = Field(default=90.0, gt=0)
@@ -117,6 +125,9 @@ class CommonCrawlResource(ConfigurableResource):
 
     def resolved_data_url(self) -> str:
         return ((self.data_url or "").strip() or DEFAULT_DATA_URL).rstrip("/")
+
+    def extra_tlds(self) -> list[str]:
+        return [t.strip().strip(".").lower() for t in (self.discovery_tlds or "").split(",") if t.strip(" .")]
 
     def configured(self) -> bool:
         return True
@@ -185,6 +196,42 @@ class CommonCrawlResource(ConfigurableResource):
             return parse_cdx(response.text)
 
         return await s.index.call(attempt, item_key=f"{crawl.id}:{name}")
+
+    def _scan_params(self, url: str, filters: Sequence[str], match_type: str) -> list[tuple[str, str]]:
+        return [("url", url), ("matchType", match_type), ("output", "json"), *(("filter", f) for f in filters)]
+
+    async def num_pages(self, url: str, filters: Sequence[str] = (), crawl: Crawl | None = None,
+                        match_type: str = "domain") -> int:
+        """How many index pages a scan of `url` has (``showNumPages=true``)."""
+        crawl = crawl or await self.newest_crawl()
+        s = self._current()
+        params = [*self._scan_params(url, filters, match_type), ("showNumPages", "true")]
+
+        async def attempt() -> int:
+            response = await s.client.get(crawl.cdx_api, params=params)
+            if response.status_code == 404:
+                return 0
+            response.raise_for_status()
+            text = response.text.strip()
+            return int(json.loads(text)["pages"]) if text.startswith("{") else int(text or 0)
+
+        return await s.index.call(attempt, item_key=f"{crawl.id}:{url}:pages")
+
+    async def query_page(self, url: str, filters: Sequence[str], page: int, crawl: Crawl | None = None,
+                         match_type: str = "domain") -> list[Capture]:
+        """The captures of one index page of a scan (filters applied by the index server)."""
+        crawl = crawl or await self.newest_crawl()
+        s = self._current()
+        params = [*self._scan_params(url, filters, match_type), ("page", str(page))]
+
+        async def attempt() -> list[Capture]:
+            response = await s.client.get(crawl.cdx_api, params=params)
+            if response.status_code == 404:  # "No Captures found": nothing on this page passes the filters
+                return []
+            response.raise_for_status()
+            return parse_cdx(response.text)
+
+        return await s.index.call(attempt, item_key=f"{crawl.id}:{url}:{page}")
 
     async def page(self, capture: Capture) -> WarcPage:
         """The capture's response record, fetched by its byte range and parsed."""

@@ -3,9 +3,12 @@
 One home page per catalogued engine (its link, iframe, form, script, white-label pattern or JS
 global, in turn), one page per declared pattern, JavaScript-only pages (every script inline; the
 engine's URL is assembled from character codes at run time, so only a browser sees it), pages
-whose engine sits on a followed same-site "Book now" page, pages with uncatalogued booking hosts,
+whose engine sits on a followed same-site "Book now" page, pages with uncatalogued engines in every
+form (link, iframe, form, a script alone, the widget element it injects, its init call), pages
+loading a catalogued engine by a script from its host under a path the catalogue does not list,
 and negatives (OTA and social links only, no engine, engine names in the text, restaurant and tour
-bookings, a sister hotel, a vendor's "powered by" link). Pure functions; `corpus_server` serves
+bookings, a sister hotel, a vendor's "powered by" link, OTA, review, map, chat and analytics
+widgets). Pure functions; `corpus_server` serves
 them. Used by the tests and `benchmarks/detection.py`.
 """
 
@@ -28,7 +31,7 @@ class CorpusSite:
     """One hotel site of the corpus. `pages` maps a path ("/", "/booking/") to its HTML."""
 
     key: str
-    kind: str  # engine, signal, js_only, followed, unknown, negative
+    kind: str  # engine, signal, js_only, followed, unknown, engine_host, negative
     host: str
     pages: dict[str, str] = field(hash=False)
     engine: str | None = None  # the catalogued engine that must be found
@@ -242,20 +245,89 @@ def followed_sites(every: int = 10) -> list[CorpusSite]:
     return sites
 
 
-UNKNOWN_PAGES = (  # (uncatalogued booking host, page fragment)
-    ("booking.motorx-hoteles.com", '<a class="btn" href="https://booking.motorx-hoteles.com/hotel/8812?lang=es">Reservar</a>'),
-    ("ibe.newhotelengine.io", '<iframe src="https://ibe.newhotelengine.io/widget?hotel=77"></iframe>'),
-    ("secure.unknownres.net", '<form action="https://secure.unknownres.net/availability" method="get">'
-     '<input type="hidden" name="pid" value="31"><input type="date" name="checkin"><button>Search</button></form>'),
-    ("reserve.kleinhotelsoftware.de", '<a href="https://reserve.kleinhotelsoftware.de/haus-am-see/">Jetzt buchen</a>'),
-    ("yoyaku.ryokan-system.jp", '<a href="https://yoyaku.ryokan-system.jp/plan/list?h=55">予約する</a>'),
+# Invented engines (no such vendors): (form, uncatalogued booking host, page fragment, head, scripts).
+_GTM = '<script async src="https://www.googletagmanager.com/gtag/js?id=G-QUAY1"></script>'
+UNKNOWN_PAGES: tuple[tuple[str, str, str, str, str], ...] = (
+    ("link", "booking.motorx-hoteles.com",
+     '<a class="btn" href="https://booking.motorx-hoteles.com/hotel/8812?lang=es">Reservar</a>', "", ""),
+    ("iframe", "ibe.newhotelengine.io", '<iframe src="https://ibe.newhotelengine.io/widget?hotel=77"></iframe>', "", ""),
+    ("form", "secure.unknownres.net", '<form action="https://secure.unknownres.net/availability" method="get">'
+     '<input type="hidden" name="pid" value="31"><input type="date" name="checkin"><button>Search</button></form>',
+     "", ""),
+    ("link", "reserve.kleinhotelsoftware.de",
+     '<a href="https://reserve.kleinhotelsoftware.de/haus-am-see/">Jetzt buchen</a>', "", ""),
+    ("link", "yoyaku.ryokan-system.jp", '<a href="https://yoyaku.ryokan-system.jp/plan/list?h=55">予約する</a>', "", ""),
+    ("form", "secure.posadaria.com.ar", '<form action="https://secure.posadaria.com.ar/search" method="get">'
+     '<input type="date" name="desde"><input type="date" name="hasta"><select name="adults"><option>2</option>'
+     '</select><button>Buscar</button></form>', "", ""),
+    # a script alone, booking words in its URL
+    ("script", "booking.pousadaflow.com.br", '<div id="pf-widget"></div>', "",
+     '<script async src="https://booking.pousadaflow.com.br/widget/v2/loader.js"></script>'),
+    # a script alone, its booking config on the tag
+    ("script", "cdn.alpstay-suite.at", "", _GTM,
+     '<script src="https://cdn.alpstay-suite.at/embed.js" data-hotel-id="A-221" data-lang="de"></script>'),
+    # a script in <head>, the element it fills in the body (the only non-analytics third-party script)
+    ("widget", "static.quartoonline.pt", '<div class="qo-container" data-property-id="771"></div>',
+     _GTM + '<script defer src="https://static.quartoonline.pt/js/qo.min.js"></script>', ""),
+    # a custom element the script defines
+    ("widget", "widgets.tripnest.asia", '<tripnest-booking-widget hotel="tn-4471" locale="en"></tripnest-booking-widget>',
+     "", '<script type="module" src="https://widgets.tripnest.asia/v1/elements.js"></script>'),
+    # a button the script wires up, naming its vendor in a data attribute
+    ("widget", "js.hoteria.mx", '<button class="hr-book-button" data-hotel-code="HR991" data-engine="hoteria">'
+     "Ver disponibilidad</button>", "", '<script async src="https://js.hoteria.mx/hr.js"></script>'),
+    # an iframe the widget injected (rendered DOM), no booking word in its URL
+    ("widget", "app.stayflowhq.com", '<div class="sf-frame-wrap"><iframe id="sf-booking" title="Book your stay" '
+     'src="https://app.stayflowhq.com/w/8812?lang=en"></iframe></div>', "", ""),
+    # an init call in inline code beside the vendor's SDK
+    ("init", "cdn.hotelgo-latam.com", '<div id="hg-engine"></div>', "",
+     '<script src="https://cdn.hotelgo-latam.com/sdk/v3.js"></script><script>HotelGo.init({hotelId: 3321, '
+     'container: "#hg-engine", currency: "COP"});</script>'),
+    # an inline loader injects the SDK, a second inline script configures it
+    ("init", "static.ryokanlink.jp", '<div id="rl-plan"></div>', "",
+     "<script>(function(w,d){var s=d.createElement('script');s.async=1;s.src='https://static.ryokanlink.jp/be/loader.js';"
+     "d.head.appendChild(s);})(window,document);</script><script>RyokanLink.widget({propertyCode: 'RL-0042', "
+     "lang: 'ja'});</script>"),
+    # a script URL only inside inline code, with booking words
+    ("script", "motor.reservasweb-caribe.com", "", "",
+     '<script>window.addEventListener("load",function(){var s=document.createElement("script");'
+     's.src="https://motor.reservasweb-caribe.com/reservas/widget.js?h=77";document.body.appendChild(s);});</script>'),
 )
+UNKNOWN_FORMS = ("link", "iframe", "form", "script", "widget", "init")
 
 
 def unknown_sites() -> list[CorpusSite]:
-    """Booking links, iframes and forms to hosts the catalogue does not know."""
-    return [CorpusSite(f"unknown:{host}", "unknown", _host("unknown", None, i), {"/": home_page("Quay Hotel", frag)},
-                       unknown_host=host, signal="unknown") for i, (host, frag) in enumerate(UNKNOWN_PAGES)]
+    """Uncatalogued engines in every form: booking links, iframes and forms, a third-party script
+    alone, the widget element it injects, and its init call in inline code."""
+    return [CorpusSite(f"unknown:{host}", "unknown", _host("unknown", None, i),
+                       {"/": home_page("Quay Hotel", frag, head=head, scripts=scripts)}, unknown_host=host, signal=form)
+            for i, (form, host, frag, head, scripts) in enumerate(UNKNOWN_PAGES)]
+
+
+JS_UNKNOWN = (  # (form, uncatalogued host, URL built at run time, element injected)
+    ("js_script", "motor.casarural-reservas.es", "https://motor.casarural-reservas.es/widget/booking.js?c=118", "script"),
+    ("js_iframe", "booking.warungstay.id", "https://booking.warungstay.id/property/ubud-77/", "iframe"),
+)
+
+
+def js_unknown_sites() -> list[CorpusSite]:
+    """Uncatalogued engines injected at run time by inline code (only a browser sees them)."""
+    return [CorpusSite(f"unknown:{host}", "unknown", _host("jsunknown", None, i),
+                       {"/": js_only_html("Quay Hotel", url, element)}, unknown_host=host, signal=form)
+            for i, (form, host, url, element) in enumerate(JS_UNKNOWN)]
+
+
+def engine_host_script_sites(every: int = 1) -> list[CorpusSite]:
+    """A catalogued engine loaded by a script from its own booking host under a path the catalogue
+    does not list (a new CDN subdomain, its www host, the bare domain), nothing else on the page."""
+    sites = []
+    for i, e in enumerate(load_catalogue()[::every]):
+        domain = e.domains[0].lstrip("*.")
+        host = (f"static.{domain}", f"www.{domain}", domain)[i % 3]
+        url = f"https://{host}/assets/v{i % 7 + 2}/client-{slug(e.name)[:8]}.bundle.js"
+        body = f'<div id="reserve-here"></div><script defer src="{url}"></script>'
+        sites.append(CorpusSite(f"engine_host:{e.name}", "engine_host", _host("cdn", e),
+                                {"/": home_page(f"{e.name} Cove Hotel", body)}, engine=e.name, signal="script"))
+    return sites
 
 
 NEGATIVE_PAGES = {
@@ -284,6 +356,49 @@ NEGATIVE_PAGES = {
                         '<a href="https://hotels.cloudbeds.com.evil.example/reservation/AbC123">y</a>',
     "inline_scripts_no_engine": '<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push('
                                 'arguments);}gtag("js",new Date());</script><p><a href="/rooms/">See rooms</a></p>',
+    # scripts and widgets that are not a booking engine
+    "ota_widget": '<ins class="bookingaff" data-aid="2211" data-target_aid="2211" data-prod="banner" '
+                  'data-hotel_id="99123" data-width="300"><a href="https://www.booking.com">Booking.com</a></ins>'
+                  '<script src="https://aff.bstatic.com/static/affiliate_base/js/flexiproduct.js"></script>'
+                  '<p><a href="https://www.booking.com/hotel/us/quay.html">Book on Booking.com</a></p>',
+    "review_widgets": '<div id="TA_selfserveprop12" class="TA_selfserveprop"><ul id="ta1"></ul></div>'
+                      '<script async src="https://www.jscache.com/wejs?wtype=selfserveprop&amp;uniq=12"></script>'
+                      '<div class="ty-widget" data-hotel-id="a1b2c3" data-key="k1"></div>'
+                      '<script src="https://static.trustyou.com/widgets/meta-review/loader.js"></script>'
+                      '<iframe src="https://api.trustyou.com/hotels/a1b2c3/seal.html"></iframe>'
+                      '<div class="revinate-reviews" data-property-id="8"></div>'
+                      '<script src="https://cdn.guestreviews-hub.com/widget/reviews.js"></script>',
+    "map_widgets": '<div id="map" data-lat="24.55" data-lng="-81.8"></div>'
+                   '<script src="https://maps.googleapis.com/maps/api/js?key=K&amp;callback=initMap"></script>'
+                   '<script src="https://api.mapbox.com/mapbox-gl-js/v2.15.0/mapbox-gl.js"></script>'
+                   '<script src="https://unpkg.com/leaflet@1.9.4/dist/leaflet.js"></script>',
+    "chat_widgets": '<script src="//code.tidio.co/quaykey.js" async></script>'
+                    '<script>var Tawk_API=Tawk_API||{};(function(){var s1=document.createElement("script");'
+                    's1.src="https://embed.tawk.to/abc/default";document.head.appendChild(s1);})();</script>'
+                    '<script>window.intercomSettings = {app_id: "q1", hotel_id: 12};</script>'
+                    '<script src="https://widget.intercom.io/widget/q1"></script>',
+    "analytics_and_consent": '<script async src="https://www.googletagmanager.com/gtm.js?id=GTM-Q1"></script>'
+                             '<script src="https://connect.facebook.net/en_US/fbevents.js"></script>'
+                             '<script src="https://static.hotjar.com/c/hotjar-1.js?sv=6"></script>'
+                             '<script src="https://www.clarity.ms/tag/q1"></script>'
+                             '<script src="https://consent.cookiebot.com/uc.js" data-cbid="q1"></script>'
+                             '<script>dataLayer.push({event: "booking_start", hotel_id: 12});</script>'
+                             '<p><a class="book-now" href="/rooms/">Book now</a></p>',
+    "restaurant_widgets": '<section id="dining"><h2>Our restaurant</h2>'
+                          '<script src="https://www.opentable.com/widget/reservation/loader?rid=412&amp;type=standard">'
+                          '</script><div id="resyButton-q1"></div><script src="https://widgets.resy.com/embed.js">'
+                          '</script><script>resyWidget.addButton(document.getElementById("resyButton-q1"), '
+                          '{venueId: 1234, apiKey: "k"});</script><div class="sr-booking" data-venue-id="quay">'
+                          '</div><script src="https://www.sevenrooms.com/widget/embed.js"></script>'
+                          '<div class="table-booking-widget" data-restaurant-id="3"></div>'
+                          '<script src="https://cdn.dinewise-tables.com/booking.js"></script></section>',
+    "tour_widgets": '<div class="tour-booking" data-product="9"><a href="https://tours.harbour-excursions.com/book/x">'
+                    'Book a tour</a></div><script src="https://widgets.tourbox-adventures.com/reserve.js"></script>'
+                    '<div data-gyg-widget="activities" data-gyg-partner-id="Q1"></div>'
+                    '<script async src="https://widget.getyourguide.com/dist/pa.umd.production.min.js"></script>',
+    "sister_hotel_widget": '<p><a href="https://www.quay-sister-hotel.com/">Book our sister hotel</a> and '
+                           '<a href="https://www.quay-sister-hotel.com/rooms">see its rooms</a></p>'
+                           '<script src="https://www.quay-sister-hotel.com/js/site.js"></script>',
 }
 
 
@@ -292,7 +407,7 @@ def negative_sites() -> list[CorpusSite]:
                        {"/": home_page("Quay Hotel", body)}, signal=name) for name, body in NEGATIVE_PAGES.items()]
 
 
-def corpus(js_every: int = 1, followed_every: int = 10) -> list[CorpusSite]:
+def corpus(js_every: int = 1, followed_every: int = 10, engine_host_every: int = 1) -> list[CorpusSite]:
     """Every site of the corpus (the benchmark's and the browser tests' input)."""
     return [*engine_sites(), *js_only_sites(js_every), *followed_sites(followed_every), *unknown_sites(),
-            *negative_sites()]
+            *js_unknown_sites(), *engine_host_script_sites(engine_host_every), *negative_sites()]

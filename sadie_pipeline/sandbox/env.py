@@ -77,7 +77,9 @@ def client_env(described: Mapping[str, Any], api_keys: Mapping[str, str], key: s
     if "commoncrawl" in services:  # Common Crawl: the CDX index server and the WARC data server
         env.update({"SADIE_CC_INDEX_URL": f"{base('commoncrawl')}/index",
                     "SADIE_CC_DATA_URL": base("commoncrawl_data") if "commoncrawl_data" in services
-                    else f"{base('commoncrawl')}/data"})
+                    else f"{base('commoncrawl')}/data",
+                    # the sandbox's sites are under .test, scanned by discovery beside the region's ccTLD
+                    "SADIE_CC_DISCOVERY_TLDS": "test"})
     if "google_geocoding" in services:  # listings' geocodes (Nominatim: SADIE_GEOCODER=nominatim and its base URL)
         env.update({"SADIE_GEOCODER": "google", "SADIE_GEOCODER_BASE_URL": base("google_geocoding"),
                     "GOOGLE_MAPS_API_KEY": api_keys.get("google_geocoding", key)})

@@ -79,7 +79,7 @@ def analyze(
     if html:
         scan(page, collector)
     links = booking_links(page) if html else []
-    unknown = find_unknown_engines(page) if html else ()
+    unknown = find_unknown_engines(page, request_urls) if html else ()
     scan_browser(collector, request_urls, cookies, js_globals)
     detections = tuple(collector.results())
     signals = structure(page, html)  # before visible_text strips the scripts

@@ -26,6 +26,8 @@ from typing import Any
 CATALOGUE_RESOURCE = "data/booking_engines.json"
 LODGING_CATEGORIES = frozenset({"hotel_booking_engine", "crs", "vacation_rental"})
 CATEGORIES = LODGING_CATEGORIES | {"activities"}
+# where an engine is sold (its `regions`): the catalogue's coverage is counted per region
+REGIONS = frozenset({"north_america", "latin_america", "europe", "asia", "oceania", "africa", "middle_east", "global"})
 PATTERN_ONLY_FACTOR = 0.85  # matched by a pattern on a white-label host, not by a known host
 _SIGNALS = ("domains", "script_srcs", "link_patterns", "iframe_srcs", "form_actions", "js_globals", "cookies")
 _HOST_RE = re.compile(r"^(?:[a-z][a-z0-9+.\-]*:)?//([^/?#\\\s'\"<>]+)")
@@ -69,6 +71,9 @@ class BookingEngine:
     source: str = ""  # where the entry's facts come from (a public page)
     # regexes with a (?P<id>...) group: the property's client id in one of the engine's booking URLs
     client_ids: tuple[re.Pattern[str], ...] = ()
+    # (booking URL, the client id it names) pairs: each is read back by the entry's own client_ids
+    client_id_examples: tuple[tuple[str, str], ...] = ()
+    regions: tuple[str, ...] = ()
 
     @property
     def signal_count(self) -> int:
@@ -102,8 +107,37 @@ def _client_id_rules(raw: Mapping[str, Any]) -> tuple[re.Pattern[str], ...]:
     return rules
 
 
+def _client_id_examples(raw: Mapping[str, Any], rules: tuple[re.Pattern[str], ...]) -> tuple[tuple[str, str], ...]:
+    name, pairs = raw.get("name"), raw.get("client_id_examples") or []
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) and x for x in p) for p in pairs):
+        raise ValueError(f"booking engine {name!r}: client_id_examples must be [url, client id] pairs")
+    if pairs and not rules:
+        raise ValueError(f"booking engine {name!r}: client_id_examples without client_ids")
+    for url, want in pairs:
+        got = next((m.group("id") for r in rules if (m := r.search(url)) and m.group("id")), None)
+        if (got or "").lower() != want.lower():
+            raise ValueError(f"booking engine {name!r}: client_ids read {got!r} from {url!r}, not {want!r}")
+    return tuple((url, want) for url, want in pairs)
+
+
+def _regions(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    regions = _strings(raw, "regions")
+    if not set(regions) <= REGIONS:
+        raise ValueError(f"booking engine {raw.get('name')!r}: unknown regions {sorted(set(regions) - REGIONS)}")
+    return regions
+
+
+def _source(raw: Mapping[str, Any]) -> str:
+    source = str(raw.get("source") or "")
+    if source and not source.startswith(("https://", "http://")):
+        raise ValueError(f"booking engine {raw.get('name')!r}: source must be an http(s) URL")
+    return source
+
+
 def _parse_engine(raw: Mapping[str, Any]) -> BookingEngine:
     name = str(raw["name"])
+    rules = _client_id_rules(raw)
     engine = BookingEngine(
         name=name, tier=int(raw["tier"]), category=str(raw.get("category", "hotel_booking_engine")),
         domains=_strings(raw, "domains"), vendor_hosts=_strings(raw, "vendor_hosts"),
@@ -111,8 +145,8 @@ def _parse_engine(raw: Mapping[str, Any]) -> BookingEngine:
         iframe_srcs=_strings(raw, "iframe_srcs"), js_globals=_strings(raw, "js_globals", lower=False),
         cookies=_strings(raw, "cookies"), comment=str(raw.get("comment", "")), website=raw.get("website"),
         vendor=str(raw.get("vendor") or name), form_actions=_strings(raw, "form_actions"),
-        booking_url=_url_rule(raw), source=str(raw.get("source") or ""),
-        client_ids=_client_id_rules(raw),
+        booking_url=_url_rule(raw), source=_source(raw), client_ids=rules,
+        client_id_examples=_client_id_examples(raw, rules), regions=_regions(raw),
     )
     if engine.tier not in (1, 2):
         raise ValueError(f"booking engine {name!r}: tier must be 1 or 2")

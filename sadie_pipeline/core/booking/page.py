@@ -41,12 +41,18 @@ INTENT_RE = re.compile(
     r"\bbook(?:ing)?s?\b|\bbook ?now\b|\breserv(?:e|ed|ation|ations|ar|as|a|ieren|er|eren)\b"
     r"|\bavailability\b|\bbuchen\b|\bprenota(?:re|zione|zioni)?\b|\br[ée]server\b|\br[ée]servation\b"
     r"|\bboek(?:en)?\b|\brezerv\w*|\brezerw\w*|\bбронир\w*|予約|预订|預訂|예약"
+    r"|\bboka\b|\bbokning\w*|\bbestill?\b|\bvaraa\b|\bvaraus\w*|\bfoglal\w*|\bbroneeri\w*|\byoyaku\b"
+    r"|κράτηση|забронир\w*|đặt phòng"
 )
 INTENT_KEYS = ("book", "reserv", "availab", "buchen", "prenot", "éserv", "boek", "rezerv", "rezerw", "бронир",
-               "予約", "预订", "預訂", "예약")
-INTENT_SELECTOR = ":is(a, button):is(" + ", ".join(
-    f':lexbor-contains("{k}" i), [class*="{k}" i], [aria-label*="{k}" i]' for k in INTENT_KEYS
-) + ")"
+               "予約", "预订", "預訂", "예약", "boka", "bokning", "bestil", "varaa", "varaus", "foglal", "broneeri",
+               "yoyaku", "κράτηση", "đặt phòng")
+# lexbor's :lexbor-contains reads an element's own text only, not its children's ("<a><span>Book
+# now</span></a>" is the usual button): the same test on a descendant, then its <a>/<button>.
+_INTENT_TESTS = ", ".join(
+    f':lexbor-contains("{k}" i), [class*="{k}" i], [aria-label*="{k}" i]' for k in INTENT_KEYS)
+INTENT_SELECTOR = f":is(a, button):is({_INTENT_TESTS})"
+_INTENT_INNER_SELECTOR = f":is(a, button) :is({_INTENT_TESTS})"
 HINT_RELS = frozenset({"preconnect", "dns-prefetch", "preload", "prefetch", "stylesheet", "modulepreload"})
 EVENT_ATTRS = ("onclick", "data-href", "data-url", "data-link", "data-booking-url", "data-src")
 EVENT_SELECTOR = ", ".join(f"[{a}]" for a in EVENT_ATTRS)
@@ -89,7 +95,12 @@ class Page:
         """The <a>/<button> elements that say "book", "reserve", ... (one C-level query per
         page picks candidates, a regex confirms them)."""
         if self._intent is None:
-            self._intent = [n for n in self.tree.css(INTENT_SELECTOR) if anchor_intent(n)]
+            nodes = {n.mem_id: n for n in self.tree.css(INTENT_SELECTOR)}
+            for inner in self.tree.css(_INTENT_INNER_SELECTOR):
+                outer = _clickable_ancestor(inner)
+                if outer is not None:
+                    nodes.setdefault(outer.mem_id, outer)
+            self._intent = [n for n in nodes.values() if anchor_intent(n)]
         return self._intent
 
     def absolute(self, url: str) -> str | None:
@@ -106,6 +117,14 @@ class Page:
         if low.startswith("javascript:") or ":" in low.split("/", 1)[0]:
             return None
         return urljoin(self.base, url) if self.base else None
+
+
+def _clickable_ancestor(node):
+    """The nearest <a> or <button> around `node`."""
+    parent = node.parent
+    while parent is not None and parent.tag not in ("a", "button"):
+        parent = parent.parent
+    return parent
 
 
 def anchor_intent(node, attrs: Mapping[str, str | None] | None = None) -> bool:

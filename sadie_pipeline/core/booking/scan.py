@@ -39,6 +39,7 @@ from sadie_pipeline.core.booking.page import (
     is_specific,
     offsite_selector,
 )
+from sadie_pipeline.core.booking.script_hosts import engine_of_host
 
 #: The detection methods stored in hotel_booking_engines.detection_method.
 METHODS = ("link", "form", "iframe", "script", "js_global", "cookie", "request")
@@ -93,9 +94,13 @@ class Collector:
             entry[5].append((rank, specific, self.order, booking_url))
 
     def url(self, url: str, method: str, conf: float, rank: int | None = None,
-            check_patterns: bool = True) -> bool:
-        """Classify one absolute URL and record it; True when it belonged to an engine."""
-        hit = self.index.classify(url.lower(), check_patterns)
+            check_patterns: bool = True, resource: bool = False) -> bool:
+        """Classify one absolute URL and record it; True when it belonged to an engine.
+        `resource`: a script, frame, form or request URL (see `resource_hit`)."""
+        low = url.lower()
+        hit = self.index.classify(low, check_patterns)
+        if resource:
+            hit = resource_hit(self.index, hit, low, host_of(low))
         if hit is None:
             return False
         self.record(hit, url, method, conf, rank)
@@ -164,11 +169,13 @@ def scan(page: Page, collector: Collector) -> int:
             if not offsite and not base_is_engine:
                 continue  # same-site URL: neither a known host nor a white-label engine
             hit = index.classify(low, offsite, host)
+            intent = method == "link" and anchor_intent(node, attrs)
+            # a link is no resource, unless it says "book": then it leads into the engine
+            hit = resource_hit(index, hit, low, host, intent) if method != "link" or intent else hit
             if hit is None:
                 continue
-            if method == "link":
-                if hit[1] > 0.0 and anchor_intent(node, attrs):
-                    conf, rank = CONF_LINK_INTENT, RANK_LINK_INTENT
+            if intent and hit[1] > 0.0:
+                conf, rank = CONF_LINK_INTENT, RANK_LINK_INTENT
             elif method == "form":
                 url = form_url(node, url)
             collector.record(hit, url, method, conf, rank)
@@ -193,6 +200,22 @@ def scan(page: Page, collector: Collector) -> int:
     if inline:
         scan_inline("\n".join(inline), page, collector)
     return external_scripts
+
+
+def resource_hit(index: Index, hit: tuple[int, float] | None, url_lower: str,
+                 host: str | None, booking_link: bool = False) -> tuple[int, float] | None:
+    """A script, frame, form, inline or requested URL from a catalogued engine's booking host is
+    that engine whatever its path: strong even on a host that is also the vendor's marketing
+    site (`www.cloudbeds.com/any/new/loader.js`) or a sibling of a booking subdomain. Links are
+    not resources: a "powered by" link to the vendor's site stays weak evidence; a `booking_link`
+    ("Book now") to a page of the vendor's site (`www.webervations.com/property/123`) is the engine."""
+    # a path, not just a query: "https://www.cloudbeds.com/?utm_source=hotel" is still the vendor's home page
+    if host is None or (hit is not None and hit[1] > 0.0) or not is_specific(re.split(r"[?#]", url_lower, maxsplit=1)[0]):
+        return hit
+    idx = engine_of_host(host)
+    if idx is not None:
+        return idx, 1.0
+    return (hit[0], 1.0) if booking_link and hit is not None else hit
 
 
 def booking_links(page: Page, limit: int = 5) -> list[str]:
@@ -224,7 +247,7 @@ def scan_inline(text: str, page: Page, collector: Collector) -> None:
             continue
         url = f"https://{host}{rest}"
         low = url.lower()
-        hit = index.classify(low, True, host)
+        hit = resource_hit(index, index.classify(low, True, host), low, host)
         if hit is not None:
             collector.record(hit, url, "script", CONF_INLINE, None if ASSET_RE.search(low) else RANK_INLINE)
     for name, idx, boundary in index.globals:
@@ -243,7 +266,7 @@ def scan_browser(collector: Collector, request_urls: Iterable[str], cookies: Ite
         if not low.startswith(("http://", "https://")):
             continue
         rank = None if ASSET_RE.search(low) else RANK_REQUEST
-        collector.url(url, "request", CONF_REQUEST, rank)
+        collector.url(url, "request", CONF_REQUEST, rank, resource=True)
     for cookie in cookies or ():
         name, domain = cookie_fields(cookie)
         if domain:

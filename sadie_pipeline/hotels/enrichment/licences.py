@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 import psycopg
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.enrichment.confidence import contact_confidence
 from sadie_pipeline.core.enrichment.layers import LAYER_GOV_DATA, can_run
@@ -56,6 +57,7 @@ class FileLoad:
     records: int = 0
     filtered: int = 0
     error: str | None = None
+    rejected: int = 0  # rows not read (job_errors rows of the load's job)
 
 
 def _write_file(conn: psycopg.Connection, registry: RegistryConfig, url: str, body: bytes, digest: str,
@@ -66,9 +68,15 @@ def _write_file(conn: psycopg.Connection, registry: RegistryConfig, url: str, bo
         for record in parsed.records:
             copy.write_row((*record.row(), digest))
     run(conn, "licences", "replace_file_records", {"registry": registry.id, "url": url})
-    run(conn, "licences", "record_file", {"registry": registry.id, "url": url, "file_hash": digest,
-                                          "bytes": len(body), "rows_read": parsed.rows,
-                                          "records": len(parsed.records), "filtered": parsed.filtered})
+    file = {"registry": registry.id, "url": url, "file_hash": digest, "bytes": len(body), "rows_read": parsed.rows}
+    [job_id] = run(conn, "licences", "load_job", file).fetchone()
+    with conn.cursor() as cur:  # rows not read: job_errors of the load, the other rows are loaded
+        cur.executemany(sql("licences", "load_error"), [
+            {"job_id": job_id, "rec_num": p.rec_num, "record_id": f"{url}#row={p.rec_num}",
+             "original": Jsonb(p.cells), "message": f"{registry.id}: row {p.rec_num}: {p.reason}"}
+            for p in parsed.problems])
+    run(conn, "licences", "record_file", {**file, "records": len(parsed.records), "filtered": parsed.filtered,
+                                          "job_id": job_id})
 
 
 async def _download_all(registers: LicenceRegisterResource, urls: list[str]) -> list[bytes | BaseException]:
@@ -102,7 +110,8 @@ def load_registry(database: Database, registers: LicenceRegisterResource, regist
                 continue
             parsed = parse_register(registry, body, url)
             _write_file(conn, registry, url, body, digest, parsed)
-        out.append(FileLoad(registry.id, url, "loaded", len(parsed.records), parsed.filtered))
+        out.append(FileLoad(registry.id, url, "loaded", len(parsed.records), parsed.filtered,
+                            rejected=parsed.rejected))
     return out
 
 

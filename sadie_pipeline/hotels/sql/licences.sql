@@ -33,11 +33,24 @@ SELECT * FROM licence_staging
        file_hash = EXCLUDED.file_hash, loaded_at = now();
 
 -- name: record_file
-INSERT INTO sadie_gtm.licence_files AS t (registry, url, file_hash, bytes, rows_read, records, filtered)
-VALUES (%(registry)s, %(url)s, %(file_hash)s, %(bytes)s, %(rows_read)s, %(records)s, %(filtered)s)
+INSERT INTO sadie_gtm.licence_files AS t (registry, url, file_hash, bytes, rows_read, records, filtered, job_id)
+VALUES (%(registry)s, %(url)s, %(file_hash)s, %(bytes)s, %(rows_read)s, %(records)s, %(filtered)s, %(job_id)s)
     ON CONFLICT (registry, url) DO UPDATE SET
        file_hash = EXCLUDED.file_hash, bytes = EXCLUDED.bytes, rows_read = EXCLUDED.rows_read,
-       records = EXCLUDED.records, filtered = EXCLUDED.filtered, loaded_at = now(), checked_at = now();
+       records = EXCLUDED.records, filtered = EXCLUDED.filtered, job_id = EXCLUDED.job_id, loaded_at = now(),
+       checked_at = now();
+
+-- name: load_job
+-- The file's load as a job (no DMO; 0042): done once written, its unread rows are its job_errors.
+INSERT INTO pipeline.jobs (dmo_id, data_domain, status, stage, source_key, source_name, source_sha256,
+                           source_bytes, records_read, started_at, finished_at)
+VALUES (NULL, 'licences', 'succeeded', 'promoted', %(url)s, %(registry)s, %(file_hash)s, %(bytes)s, %(rows_read)s,
+        now(), now())
+RETURNING id;
+
+-- name: load_error
+INSERT INTO pipeline.job_errors (job_id, stage, rec_num, record_id, original_record, error_type, error_message)
+VALUES (%(job_id)s, 'import', %(rec_num)s, %(record_id)s, %(original)s, 'bad_record', %(message)s);
 
 -- name: region_records
 -- The records of the region's registers that no other hotel holds already (a licence is one

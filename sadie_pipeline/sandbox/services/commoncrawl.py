@@ -15,6 +15,12 @@ is ``in_common_crawl``, its home, rooms, amenities, about and contact pages (nam
 ``cc_people``), sometimes a team page, a stale earlier capture of the contact page naming a former
 manager, robots.txt, a 404 and the listed URL's redirect when the site moved. The index's offsets
 and lengths are those of the response records in the files.
+
+Domain-wide queries (``matchType=domain`` or ``url=*.x``: a TLD such as ``*.test`` / ``*.au``, or a
+booking engine's domain) read the newest crawl's discovery archive instead (`crawl_archive.py`):
+lodging home pages, engine client pages and non-lodging decoys among up to millions of filler
+lines generated on demand, paginated (``showNumPages``, ``page=``) with the filters applied per
+page, their WARC records written when asked for.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from .. import sitegen
+from ..crawl_archive import DiscoveryArchive
 from ..owners import owner_truth
 from ..world import Contact, Place, registrable
 from .base import Service, json_response
@@ -274,6 +281,25 @@ def _passes(entry: dict[str, Any], filters: list[str]) -> bool:
     return True
 
 
+def _compiled(filters: list[str]) -> Any:
+    """`_passes` with the filters parsed and their regexes compiled once (a scan tests a million lines)."""
+    rules = []
+    for raw in filters:
+        if m := _FILTER.match(raw):
+            negate, how, field, value = m.groups()
+            rules.append((bool(negate), how, field, value, re.compile(value) if how is None else None))
+
+    def test(entry: dict[str, Any]) -> bool:
+        for negate, how, field, value, rx in rules:
+            have = str(entry.get(field, ""))
+            hit = have == value if how == "=" else value in have if how == "~" else rx.search(have) is not None
+            if hit == negate:
+                return False
+        return True
+
+    return test
+
+
 class CommonCrawlService(Service):
     name = "commoncrawl"
     prefix = "/commoncrawl"
@@ -314,6 +340,8 @@ class CommonCrawlService(Service):
         if not url:
             return self.error(400, "The url parameter is required")
         match_type, key, domain = _query(url, request.query.get("matchType"))
+        if match_type == "domain":  # a domain-wide scan: the discovery archive (crawl_archive.py)
+            return await self._discovery_cdx(request, crawl, key)
         if request.query.get("showNumPages") == "true":
             return json_response({"pages": 1, "pageSize": 5, "blocks": 1})
         entries = await self._entries(crawl, domain)
@@ -322,6 +350,49 @@ class CommonCrawlService(Service):
         hits = hits[:int(limit)] if limit.isdigit() else hits
         if not hits:
             return self.error(404, f"No Captures found for: {url}")
+        return self._cdx_lines(request, hits)
+
+    def discovery(self, crawl: str) -> DiscoveryArchive | None:
+        # one per sandbox, shared with the data server; the newest crawl alone has a discovery archive
+        if crawl != NEWEST:
+            return None
+        if getattr(self.ctx, "cc_discovery", None) is None:
+            self.ctx.cc_discovery = DiscoveryArchive(self.ctx.world, NEWEST, CRAWLS[0][2])
+        return self.ctx.cc_discovery
+
+    async def _discovery_cdx(self, request: web.Request, crawl: str, key: str) -> web.Response:
+        archive = self.discovery(crawl)
+        lo, hi = key + ")", key + "-"  # the host itself (")") and its subdomains (",")
+        pages = archive.num_pages(lo, hi) if archive else 0
+        if request.query.get("showNumPages") == "true":
+            return json_response({"pages": pages, "pageSize": 5, "blocks": pages * 5})
+        page = request.query.get("page", "0")
+        if not page.isdigit() or (pages and int(page) >= pages):
+            return self.error(400, f"Page {page} invalid: First Page is 0, Last Page is {max(0, pages - 1)}")
+        if archive is None or not pages:
+            return self.error(404, f"No Captures found for: {request.query.get('url', '')}")
+        filters, limit = request.query.getall("filter", []), request.query.get("limit", "")
+
+        # on the loop in slices, not in a thread: a thread holding the GIL for a page's scan would
+        # stall the WARC requests the loop serves meanwhile (the GIL's 5 ms switch interval)
+        hits: list[dict[str, Any]] = []
+        test, n = _compiled(filters), 0
+        for g, urlkey, timestamp, url, status in archive.page(lo, hi, int(page)):
+            n += 1
+            if n % 2000 == 0:
+                await asyncio.sleep(0)
+            if not _matches(urlkey, "domain", key) or not test(
+                    {"urlkey": urlkey, "timestamp": timestamp, "url": url, "status": str(status), "mime": "text/html",
+                     "mime-detected": "text/html"}):
+                continue
+            hits.append(archive.completed(g, archive.line(g, urlkey, timestamp, url, status)))
+            if limit.isdigit() and len(hits) >= int(limit):
+                break
+        if not hits:
+            return self.error(404, f"No Captures found for: {request.query.get('url', '')}")
+        return self._cdx_lines(request, hits)
+
+    def _cdx_lines(self, request: web.Request, hits: list[dict[str, Any]]) -> web.Response:
         if fl := request.query.get("fl"):
             hits = [{k: e[k] for k in fl.split(",") if k in e} for e in hits]
         if request.query.get("output") == "json":
@@ -333,6 +404,8 @@ class CommonCrawlService(Service):
 
     async def data(self, request: web.Request) -> web.Response:
         name = request.match_info["filename"]
+        if (found := await self._discovery_data(request, name)) is not None:
+            return found
         archive = self.archive
 
         def load() -> bytes | None:
@@ -358,6 +431,23 @@ class CommonCrawlService(Service):
         last = min(total - 1, last if last is not None else total - 1)
         return web.Response(status=206, body=body[first:last + 1], content_type="application/octet-stream",
                             headers={"Content-Range": f"bytes {first}-{last}/{total}", "Accept-Ranges": "bytes"})
+
+
+    async def _discovery_data(self, request: web.Request, name: str) -> web.Response | None:
+        """A byte range of a discovery WARC file (None: not one of them)."""
+        archive = self.discovery(NEWEST)
+        if archive is None or name not in archive.by_name:
+            return None
+        m = re.fullmatch(r"bytes=(\d+)-(\d*)", request.headers.get("Range", "").strip())
+        if m is None:  # whole files of the discovery archive are not served (they are virtual)
+            return web.Response(status=416, headers={"Content-Range": "bytes */*"})
+        first, last = int(m.group(1)), int(m.group(2)) if m.group(2) else None
+        body = archive.read(name, first, last)  # one record, built on the loop (about a millisecond)
+        if not body:
+            return web.Response(status=416, headers={"Content-Range": "bytes */*"})
+        end = first + len(body) - 1
+        return web.Response(status=206, body=body, content_type="application/octet-stream",
+                            headers={"Content-Range": f"bytes {first}-{end}/*", "Accept-Ranges": "bytes"})
 
 
 class CommonCrawlDataService(CommonCrawlService):

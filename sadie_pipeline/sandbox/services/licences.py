@@ -10,6 +10,13 @@ AND, the owner as "LAST, FIRST" in Florida), plus what a client must leave aside
 that is no hotel of the world (unmatched noise), the world's vacation-rental agencies and hotel
 restaurants' food-service licences (other licence types, filtered out by the config), and in Texas
 a location's former taxpayers (a responsibility end date).
+
+For discovery (issue 32) the registers also carry what search does not show: independent lodging
+licensed in the world's cities that is no place of the world, so Serper, DMOs and hotel sites never
+list it (`licence_only(world)`: the licences a client should discover from the register alone);
+closed licences (FL status "Closed"); and a few rows a reader cannot take (no street address, a
+line cut short), which a client records as errors and reads past. ``synthetic.csv?records=N``
+(DBPR layout) serves N generated licences for load benchmarks.
 """
 
 from __future__ import annotations
@@ -86,6 +93,59 @@ def _noise(world: World, state: str, cities: Iterable[str]) -> list[tuple[str, s
     return out
 
 
+_INDIE_A = ["Pelican", "Coquina", "Seagrape", "Gumbo Limbo", "Sapodilla", "Tarpon", "Royal Poinciana", "Frangipani"]
+_INDIE_B = [("Bed and Breakfast", "BDBK"), ("Inn", "HOTL"), ("Guest House", "BDBK"), ("Cottages", "HOTL"),
+            ("Lodge", "HOTL"), ("Motel", "MOTL")]
+_INDIE_STREETS = ["Fleming St", "Simonton St", "Olivia St", "Petronia St", "Coral Way", "Bay Dr", "Lake Ave", "Palm Ave"]
+INDEPENDENTS_PER_CITY = 4
+
+
+def independents(world: World, state: str, cities: Iterable[str]) -> list[dict[str, str | int | None]]:
+    """Licensed independent lodging of the world's cities that is no place of the world (search,
+    DMOs and sites never show it): what only the register tells. Deterministic per city."""
+    names = {p.name.lower() for p in world.places}
+    out: list[dict[str, str | int | None]] = []
+    for city in sorted(set(cities)):
+        rnd = _rnd("licence-independent", state, city)
+        for _ in range(INDEPENDENTS_PER_CITY):
+            kind, rank = rnd.choice(_INDIE_B)
+            name = f"{rnd.choice(_INDIE_A)} {kind}"
+            if name.lower() in names or any(name.lower() == str(o["name"]).lower() for o in out if o["city"] == city):
+                continue
+            out.append({"licence_number": f"{state}{rnd.randint(1000000, 9999999)}", "name": name, "city": city,
+                        "state": state, "street": f"{rnd.randint(100, 1899)} {rnd.choice(_INDIE_STREETS)}",
+                        "zip": f"{'33' if state == 'FL' else '78'}{rnd.randint(100, 999)}", "rank": rank,
+                        "phone": f"{rnd.randint(201, 989)}555{rnd.randint(1000, 9999)}" if rnd.random() < 0.7 else None,
+                        "rooms": rnd.randint(4, 30), "owner": rnd.choice(_PEOPLE), "closed": rnd.random() < 0.15})
+    return out
+
+
+def _fl_cities(world: World) -> list[str]:
+    return [p.city for p in world.places if p.country == "US" and p.state == "FL" and p.kind == "hotel"]
+
+
+def _tx_cities(world: World) -> list[str]:
+    return [p.city for p in world.hotels if p.country == "US" and p.state == "TX"] or ["Austin", "Galveston"]
+
+
+def licence_only(world: World) -> list[dict[str, str | int | None]]:
+    """The open licences of the registers whose establishment no other source lists: the
+    independents and the licensed lodging that is no hotel of the world (their register rows)."""
+    out = [i for i in independents(world, "FL", _fl_cities(world)) + independents(world, "TX", _tx_cities(world))
+           if not i["closed"]]
+    for state, cities in (("FL", _fl_cities(world)), ("TX", _tx_cities(world))):
+        out += [{"licence_number": n, "name": name, "city": city, "state": state, "street": street}
+                for n, name, street, city, _ in _noise(world, state, cities)]
+    return out
+
+
+def _unreadable(state: str, city: str) -> list[list[str]]:
+    """A row without its street address and a line cut short: what a client reads past."""
+    rnd = _rnd("licence-unreadable", state, city)
+    number = f"{state}{rnd.randint(1000000, 9999999)}"
+    return [[number, f"{city.upper()} SUITES LLC", f"{city.upper()} SUITES", ""], [f"{state}{rnd.randint(1000000, 9999999)}"]]
+
+
 def _csv(rows: Iterable[list[str]], header: list[str] | None, encoding: str) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
@@ -146,7 +206,27 @@ def florida_files(world: World) -> dict[int, bytes]:
         rows[_district(city)].append(_fl_row(
             _district(city), "2001", number, "MOTL", licensee, name, street, city, f"33{rnd.randint(100, 999)}", "",
             rnd.randint(8, 40), [f"PO BOX {rnd.randint(100, 9999)}", city, "FL", ""], rnd.choice(_PEOPLE).upper()))
+    _florida_discovery_rows(world, rows)
     return {d: _csv(r, None, "cp1252") for d, r in rows.items()}
+
+
+def _florida_discovery_rows(world: World, rows: dict[int, list[list[str]]]) -> None:
+    """The independents (some closed) and the unreadable rows, in their city's district file."""
+    for i in independents(world, "FL", _fl_cities(world)):
+        city, district = str(i["city"]), _district(str(i["city"]))
+        owner = str(i["owner"]).upper().split(" ", 1)
+        row = _fl_row(district, "2001", str(i["licence_number"]), str(i["rank"]), f"{str(i['name']).upper()} LLC",
+                      str(i["name"]).upper(), str(i["street"]).upper(), city.upper(), str(i["zip"]), str(i["phone"] or ""),
+                      int(i["rooms"] or 0), [str(i["street"]).upper(), city.upper(), "FL", str(i["zip"])],
+                      f"{owner[-1]}, {owner[0]}")
+        row[14] = "Closed" if i["closed"] else "Current"
+        rows[district].append(row)
+    for city in sorted(set(_fl_cities(world))):
+        district = _district(city)
+        number, licensee, dba, _ = _unreadable("FL", city)[0]
+        rows[district].append(_fl_row(district, "2001", number, "HOTL", licensee, dba, "", city.upper(), "", "", 20,
+                                      ["", "", "", ""], ""))
+        rows[district].append([str(district), "", "", "2001", *_unreadable("FL", city)[1], "HOTL"])
 
 
 def _tx_row(number: str, licensee: str, mailing: list[str], officer: str, name: str, street: str, city: str,
@@ -172,13 +252,51 @@ def texas_file(world: World) -> bytes:
                                 "2009-04-01", "2016-12-31"))
         rows.append(_tx_row(lic.number, lic.licensee.upper(), mailing, (lic.owner_name or "").upper(), name, street,
                             p.city.upper(), zip_code, lic.rooms, "2017-01-01", ""))
-    cities = [p.city for p in tx] or ["Austin", "Galveston"]
+    cities = _tx_cities(world)
     for number, name, street, city, licensee in _noise(world, "TX", cities):
         rnd = _rnd("licence-noise-row", number)
         rows.append(_tx_row(number, licensee, [f"PO BOX {rnd.randint(100, 9999)}", city, "TX", ""],
                             rnd.choice(_PEOPLE).upper(), name, street, city, f"78{rnd.randint(100, 999)}",
                             rnd.randint(8, 40), "2019-01-01", ""))
+    for i in independents(world, "TX", cities):
+        owner = str(i["owner"]).upper()
+        end = "2024-06-30" if i["closed"] else ""  # a closed location: its taxpayer's responsibility ended
+        rows.append(_tx_row(str(i["licence_number"]), f"{str(i['name']).upper()} LLC",
+                            [str(i["street"]).upper(), str(i["city"]).upper(), "TX", str(i["zip"])], owner,
+                            str(i["name"]).upper(), str(i["street"]).upper(), str(i["city"]).upper(), str(i["zip"]),
+                            int(i["rooms"] or 0), "2018-03-01", end))
+    for city in sorted(set(cities)):
+        number, licensee, dba, _ = _unreadable("TX", city)[0]
+        rows.append(_tx_row(number, licensee, ["", "", "TX", ""], "", dba, "", city.upper(), "", 20, "2020-01-01", ""))
+        rows.append(_unreadable("TX", city)[1])
     return _csv(rows, TX_HEADER, "utf-8")
+
+
+SYNTHETIC_PATH = "/sto/file_download/extracts/synthetic.csv"
+_SYNTH_CITIES = ["MIAMI", "ORLANDO", "TAMPA", "JACKSONVILLE", "KEY WEST", "NAPLES", "SARASOTA", "PENSACOLA",
+                 "DAYTONA BEACH", "FORT MYERS", "ST AUGUSTINE", "PANAMA CITY BEACH", "CLEARWATER", "DESTIN"]
+_SYNTH_RANKS = ["HOTL", "MOTL", "BDBK", "TRAN", "VACH", "SEAT"]  # the last two: not lodging the config keeps
+
+
+def synthetic_file(records: int, seed: int = 0) -> bytes:
+    """`records` DBPR-layout rows (lodging and not, a few closed), for load benchmarks: the
+    register of a large state without building a world of that size."""
+    rnd = random.Random(f"licence-synthetic:{seed}")
+    buf = io.StringIO()
+    writer = csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+    for k in range(records):  # written as generated: a large file is not held twice
+        rank = _SYNTH_RANKS[k % len(_SYNTH_RANKS)] if k % 10 == 9 else _SYNTH_RANKS[k % 4]
+        city = _SYNTH_CITIES[k % len(_SYNTH_CITIES)]
+        name = f"{rnd.choice(_INDIE_A).upper()} {rnd.choice(_NOISE_B).upper()} {k}"
+        row = _fl_row(k % FL_DISTRICTS + 1, "2001", f"SYN{k:08d}", rank, f"{name} LLC", name,
+                      f"{rnd.randint(1, 19999)} {rnd.choice(_NOISE_STREETS).upper()}", city,
+                      f"3{rnd.randint(2000, 4999)}", f"{rnd.randint(201, 989)}555{rnd.randint(1000, 9999)}",
+                      rnd.randint(4, 400), [f"PO BOX {rnd.randint(100, 9999)}", city, "FL", ""],
+                      rnd.choice(_PEOPLE).upper())
+        if k % 50 == 7:
+            row[14] = "Closed"
+        writer.writerow(row)
+    return buf.getvalue().encode("cp1252", errors="replace")
 
 
 class LicenceRegisterService(Service):
@@ -192,7 +310,8 @@ class LicenceRegisterService(Service):
         self._files: dict[str, bytes] | None = None
 
     def routes(self) -> list[web.RouteDef]:
-        return [web.get(FL_PATH.replace("{district}", r"{district:\d+}"), self.florida), web.get(TX_PATH, self.texas)]
+        return [web.get(FL_PATH.replace("{district}", r"{district:\d+}"), self.florida), web.get(TX_PATH, self.texas),
+                web.get(SYNTHETIC_PATH, self.synthetic)]
 
     def files(self) -> dict[str, bytes]:
         if self._files is None:  # the world does not change under a running sandbox
@@ -213,3 +332,15 @@ class LicenceRegisterService(Service):
 
     async def texas(self, request: web.Request) -> web.Response:
         return self._file(TX_PATH)
+
+    async def synthetic(self, request: web.Request) -> web.Response:
+        try:
+            records, seed = int(request.query.get("records", "1000")), int(request.query.get("seed", "0"))
+        except ValueError:
+            return self.error(400, "records and seed must be integers")
+        if not 0 <= records <= 2_000_000:
+            return self.error(400, "records: 0 to 2,000,000")
+        key = f"{SYNTHETIC_PATH}?records={records}&seed={seed}"
+        if key not in self.files():
+            self.files()[key] = synthetic_file(records, seed)
+        return self._file(key)
