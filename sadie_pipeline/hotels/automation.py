@@ -36,10 +36,19 @@ def downstream_condition() -> AutomationCondition:
     return AutomationCondition.eager()
 
 
+def resolution_condition() -> AutomationCondition:
+    """eager() without "no dependency missing": hotel_entities resolves after any discovery source
+    (Serper and lists, licence registers, the crawl), none of which a region must have run (the
+    licence and crawl schedules start stopped)."""
+    return AutomationCondition.eager().without(~AutomationCondition.any_deps_missing())
+
+
 def _automate(spec: AssetSpec) -> AssetSpec:
-    if spec.key.to_user_string() not in AUTOMATED_ASSETS:
+    name = spec.key.to_user_string()
+    if name not in AUTOMATED_ASSETS:
         return spec
-    return spec.replace_attributes(automation_condition=downstream_condition())
+    condition = resolution_condition() if name == "hotel_entities" else downstream_condition()
+    return spec.replace_attributes(automation_condition=condition)
 
 
 def with_automation(assets: Sequence[AssetsDefinition]) -> list[AssetsDefinition]:

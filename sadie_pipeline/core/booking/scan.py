@@ -169,8 +169,7 @@ def scan(page: Page, collector: Collector) -> int:
             if not offsite and not base_is_engine:
                 continue  # same-site URL: neither a known host nor a white-label engine
             hit = index.classify(low, offsite, host)
-            intent = method == "link" and anchor_intent(node, attrs)
-            # a link is no resource, unless it says "book": then it leads into the engine
+            intent = method == "link" and anchor_intent(node, attrs)  # a link is no resource, unless it says "book"
             hit = resource_hit(index, hit, low, host, intent) if method != "link" or intent else hit
             if hit is None:
                 continue
