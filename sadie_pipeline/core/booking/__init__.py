@@ -7,8 +7,10 @@ booking hosts the catalogue does not know; whether the page needs a browser; and
 
 Modules: `catalogue` (the JSON data file and its lookup tables), `page` (one parsed page),
 `scan` (evidence per engine), `javascript` (the render decision, visible text), `unknown`
-(uncatalogued engines), `domains` (registrable domains, non-engine hosts), `analysis` (entry
-points). A typical 100 KB page costs a few ms of CPU, most of it the lexbor parse.
+(uncatalogued engines behind links, frames and forms), `widgets` (behind scripts and injected
+widgets), `script_hosts` (hosts that are never an engine, engine families), `booking_words` (booking
+words beyond English), `client_ids` (a property's id at its engine), `domains` (registrable domains,
+non-engine hosts), `analysis` (entry points). A typical 100 KB page costs a few ms of CPU, most of it the lexbor parse.
 """
 
 from sadie_pipeline.core.booking.analysis import PageAnalysis, analyze, detect, needs_javascript
