@@ -7,14 +7,39 @@ ends with the same rows; an AU region scans *.au."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from urllib.parse import urlsplit
 
+import pytest
 from dagster import materialize
 
 from sadie_pipeline.core.normalize import registrable_domain
 from sadie_pipeline.hotels.discovery_crawl import crawl_discovery
 from sadie_pipeline.sandbox.services.commoncrawl import NEWEST
+from sadie_pipeline.settings import PROJECT_ROOT
 from sadie_pipeline_tests.hotels.conftest import sandbox_resources
+
+RUN_SCAN = """
+import sys
+from dagster import DagsterInstance, materialize
+from sadie_pipeline.hotels.discovery_crawl import crawl_discovery
+from sadie_pipeline.io_managers import io_manager_resources
+from sadie_pipeline.resources.common_crawl import CommonCrawlResource
+from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.object_store import ObjectStore
+database, store = Database(url=sys.argv[1]), ObjectStore(local_root=sys.argv[2])
+cc = CommonCrawlResource(index_url=sys.argv[3], data_url=sys.argv[4], index_requests_per_second=100,
+                         data_requests_per_second=100)
+with DagsterInstance.ephemeral() as instance:
+    materialize([crawl_discovery], partition_key="US-FL", instance=instance,
+                run_config={"ops": {"crawl_discovery": {"config": {"tlds": ["test"], "engines": False}}}},
+                resources={"database": database, "object_store": store, "common_crawl": cc,
+                           **io_manager_resources(database, store)})
+"""
 
 
 def _run(database, store, instance, sb, region="US-FL", **config):
@@ -95,3 +120,40 @@ def test_an_australian_region_scans_its_cctld(database, local_object_store, inst
     rows = _rows(database, "crawl")
     assert set(rows) == _truth(sb).lodging_au
     assert {region for region, _ in rows.values()} == {"AU-NSW"}
+
+
+def _progress(database) -> int:
+    with database.connect() as conn:
+        return conn.execute("SELECT coalesce(sum(next_page), 0) FROM sadie_gtm.crawl_discovery_scans").fetchone()[0]
+
+
+@pytest.mark.slow
+def test_a_scan_killed_midway_ends_where_a_clean_scan_ends(database, local_object_store, instance, sb):
+    """SIGKILL to a real run once it has recorded a page; the next run finishes the scan, and the
+    rows are those a clean scan writes."""
+    # index pages and WARC reads take a while: the run dies between its first recorded page and its last
+    sb.configure("commoncrawl", latency_ms=400)
+    sb.configure("commoncrawl_data", latency_ms=200)
+    env = {**os.environ, **sb.client_env(), "PYTHONPATH": str(PROJECT_ROOT)}
+    killed = subprocess.Popen([sys.executable, "-c", RUN_SCAN, database.url, local_object_store.local_root,
+                               f"{sb.base_url('commoncrawl')}/index", sb.base_url("commoncrawl_data")],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while _progress(database) < 1 and time.monotonic() < deadline and killed.poll() is None:
+        time.sleep(0.02)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait(10)
+    with database.connect() as conn:
+        unfinished = conn.execute("SELECT count(*) FROM sadie_gtm.crawl_discovery_scans "
+                                  "WHERE finished_at IS NULL").fetchone()[0]
+    assert _progress(database) >= 1 and unfinished, "the run was not killed mid-scan"
+
+    sb.configure("commoncrawl", latency_ms=0)
+    sb.configure("commoncrawl_data", latency_ms=0)
+    _run(database, local_object_store, instance, sb, engines=False)
+    resumed = _rows(database, "crawl")
+    with database.connect() as conn:
+        conn.execute("DELETE FROM sadie_gtm.hotel_sources WHERE source = 'crawl'")
+        conn.execute("DELETE FROM sadie_gtm.crawl_discovery_scans")
+    _run(database, local_object_store, instance, sb, engines=False)
+    assert resumed == _rows(database, "crawl")  # a clean scan's rows, records included
