@@ -16,8 +16,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
+
+from sadie_pipeline.core.licences import word_case
 
 SOURCE = "licence"
 #: Statuses of a licence no longer in force, as registers write them (case and spacing ignored).
@@ -38,7 +39,6 @@ def is_active(status: str | None) -> bool:
     return re.sub(r"\s+", " ", (status or "").strip().casefold()) not in INACTIVE_STATUSES
 
 
-@lru_cache(maxsize=65536)  # registers repeat their words (streets, cities, "MOTEL"): cased once each
 def _word(word: str, first: bool) -> str:
     if word in _UPPER:
         return word
@@ -46,13 +46,7 @@ def _word(word: str, first: bool) -> str:
         return word.lower()
     if not first and word.lower() in _SMALL:
         return word.lower()
-    parts = []
-    for part in word.split("-"):
-        part = part[:1].upper() + part[1:].lower()
-        if re.match(r"^(?:Mc|O')[a-z]", part):  # McDonald, O'Neil
-            part = part[:2] + part[2].upper() + part[3:]
-        parts.append(part)
-    return "-".join(parts)
+    return word_case(word)
 
 
 def display_case(text: str | None) -> str | None:

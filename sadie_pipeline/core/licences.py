@@ -226,7 +226,8 @@ def is_company(name: str | None) -> bool:
     return bool(name and _COMPANY.search(name))
 
 
-def _word_case(word: str) -> str:
+def word_case(word: str) -> str:
+    """One shouted word in a person's casing, hyphenated parts each ("MCDONALD-SMITH" -> "McDonald-Smith")."""
     parts = []
     for part in word.split("-"):
         part = part[:1].upper() + part[1:].lower()
@@ -246,7 +247,7 @@ def person_name(raw: str | None, order: str = "first_last") -> str | None:
         last, _, first = text.partition(",")
         text = f"{first.strip()} {last.strip()}".strip()
     if text.isupper() or text.islower():
-        text = " ".join(_word_case(w) for w in text.split(" "))
+        text = " ".join(word_case(w) for w in text.split(" "))
     return text
 
 

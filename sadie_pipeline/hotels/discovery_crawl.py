@@ -63,8 +63,6 @@ class CrawlDiscoveryConfig(Config):
     """Only these catalogue engines (default: every lodging engine with client ids)."""
     max_pages: int = Field(default=0, ge=0)
     """Read at most this many index pages of a query in one run (0: all); the rest on the next run."""
-    index_pages_ahead: int = Field(default=4, ge=0)
-    """Pages of a query read (index page and WARC records) while the current one is written."""
 
 
 @dataclass
@@ -133,20 +131,10 @@ class RegionScan:
             self.figures.failures.append(f"{q.key}: {type(exc).__name__}: {exc}"[:300])
 
     async def _pages(self, q: CrawlQuery, first: int, last: int, stats: dict[str, Any]) -> None:
-        """Pages first..last-1: the next few pages are read (index page, WARC records, judgement)
-        while one is written, their rows and progress written page by page, in order."""
-        ahead: dict[int, asyncio.Future] = {}
-        try:
-            for page in range(first, last):
-                for p in range(page, min(last, page + self.config.index_pages_ahead + 1)):
-                    if p not in ahead:
-                        ahead[p] = asyncio.ensure_future(self._read(q, p))
-                rows, counts = await ahead.pop(page)
-                self._write(q, page, rows, counts, stats)
-        finally:
-            for task in ahead.values():
-                task.cancel()
-            await asyncio.gather(*ahead.values(), return_exceptions=True)
+        """Pages first..last-1 in order, each page's rows and progress written before the next is read."""
+        for page in range(first, last):
+            rows, counts = await self._read(q, page)
+            self._write(q, page, rows, counts, stats)
 
     async def _read(self, q: CrawlQuery, page: int) -> tuple[dict[str, list], Counter]:
         captures = [c for c in await self.cc.query_page(q.url, q.filters, page, self.crawl) if c.status == 200]

@@ -27,7 +27,7 @@ from sadie_pipeline.core.categories import CategoryGroup
 from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED
 from sadie_pipeline.hotels import queries
 from sadie_pipeline.hotels.enrichment.proximity import ATTRACTION_GROUPS
-from sadie_pipeline.hotels.jobs import attraction_proximity_job, hotel_discovery_job
+from sadie_pipeline.hotels.jobs import attraction_proximity_job, crawl_discovery_job, hotel_discovery_job
 from sadie_pipeline.hotels.markets import list_markets
 from sadie_pipeline.hotels.schedules import _tick_date
 from sadie_pipeline.regions import REGIONS
@@ -98,24 +98,41 @@ def hotel_inbox_sensor(context: SensorEvaluationContext, database: Database,
 
 # --- weekly discovery ---------------------------------------------------------------------------
 
-def build_discovery_schedule(timezone: str):
-    """Mondays 04:00: discovery of every region with active market cities. Stopped until someone
-    starts it, like the other schedules: each tick spends Serper queries for every market city."""
+def weekly_markets_schedule(timezone: str, *, name: str, cron: str, job, run_key: str, description: str):
+    """A schedule (stopped until someone starts it: each run can add many hotels to resolve and
+    enrich) that runs `job` for every region with active market cities, once per ISO week."""
 
-    @schedule(cron_schedule="0 4 * * 1", job=hotel_discovery_job, execution_timezone=timezone,
-              default_status=DefaultScheduleStatus.STOPPED,
-              description="Mondays 04:00: discovery of every region with active market cities; "
-                          "automation carries new hotels on to scores.")
-    def weekly_discovery_schedule(context: ScheduleEvaluationContext, database: Database):
+    @schedule(name=name, cron_schedule=cron, job=job, execution_timezone=timezone,
+              default_status=DefaultScheduleStatus.STOPPED, description=description)
+    def _weekly(context: ScheduleEvaluationContext, database: Database):
         with database.connect() as conn:
             regions = sorted(list_markets(conn))
         if not regions:
             return SkipReason("no markets (sadie market add REGION CITY ...)")
         week = _tick_date(context, "%G-W%V")
-        return [RunRequest(run_key=f"discover-{week}-{region}", partition_key=region,
-                           tags={"sadie/trigger": "weekly_discovery"}) for region in regions]
+        return [RunRequest(run_key=f"{run_key}-{week}-{region}", partition_key=region,
+                           tags={"sadie/trigger": name.removesuffix("_schedule")}) for region in regions]
 
-    return weekly_discovery_schedule
+    return _weekly
+
+
+def build_discovery_schedule(timezone: str):
+    """Mondays 04:00: Serper, DMO and CSV discovery (each tick spends Serper queries for every market city)."""
+    return weekly_markets_schedule(
+        timezone, name="weekly_discovery_schedule", cron="0 4 * * 1", job=hotel_discovery_job, run_key="discover",
+        description="Mondays 04:00: discovery of every region with active market cities; "
+                    "automation carries new hotels on to scores.")
+
+
+def build_crawl_discovery_schedule(timezone: str):
+    """Saturdays 03:00: Common Crawl discovery. Common Crawl publishes a crawl about monthly, so a
+    weekly tick finds a new one within days; a tick on a crawl already scanned reads nothing
+    (sql/0043_crawl_discovery.sql) but resumes a scan a failure or a kill left partial."""
+    return weekly_markets_schedule(
+        timezone, name="weekly_crawl_discovery_schedule", cron="0 3 * * 6", job=crawl_discovery_job,
+        run_key="crawl-discovery",
+        description="Saturdays 03:00: Common Crawl discovery of every region with market cities "
+                    "(a crawl scanned once is not scanned again).")
 
 
 # --- DMO promotions -----------------------------------------------------------------------------

@@ -58,6 +58,20 @@ hotel_discovery_job = define_asset_job(
     tags=service_tags("serper"),
 )
 
+# Discovery's other sources on their own calendars (hotels/licence_schedules.py, hotels/intake.py)
+licence_discovery_job = define_asset_job(
+    "licence_discovery_job", selection=AssetSelection.assets("licence_discovery"),
+    description="Licence discovery of the selected regions: their registers loaded (once per content) and "
+                "their lodging licences written as source records.",
+)
+
+crawl_discovery_job = define_asset_job(
+    "crawl_discovery_job", selection=AssetSelection.assets("crawl_discovery"),
+    description="Common Crawl discovery of the selected regions: lodging home pages and booking-engine client "
+                "pages of the newest crawl, as crawl and engine_client source records.",
+    tags=service_tags("commoncrawl"),
+)
+
 # After a release that changes the resolver (hotels/resolver_release.py): entities alone; the
 # automation carries what changed on.
 hotel_entities_job = define_asset_job(

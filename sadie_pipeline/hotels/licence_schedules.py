@@ -6,27 +6,16 @@ load, is not loaded again; licences already written are not written again."""
 
 from __future__ import annotations
 
-from dagster import (
-    AssetSelection,
-    DefaultScheduleStatus,
-    RunRequest,
-    ScheduleDefinition,
-    ScheduleEvaluationContext,
-    define_asset_job,
-    schedule,
-)
+__all__ = ["build_licence_schedules", "configured_catalog", "licence_discovery_job"]
+
+from dagster import DefaultScheduleStatus, RunRequest, ScheduleDefinition, ScheduleEvaluationContext, schedule
 
 from sadie_pipeline.core.licences import RegisterCatalog, RegistryConfig
 from sadie_pipeline.core.schedules import cron_of
+from sadie_pipeline.hotels.jobs import licence_discovery_job
 from sadie_pipeline.hotels.schedules import _tick_date
 from sadie_pipeline.resources.licences import LICENCE_REGISTERS_ENV, LicenceRegisterResource
 from sadie_pipeline.settings import env
-
-licence_discovery_job = define_asset_job(
-    "licence_discovery_job", selection=AssetSelection.assets("licence_discovery"),
-    description="Licence discovery of the selected regions: their registers loaded (once per content) and "
-                "their lodging licences written as source records.",
-)
 
 
 def configured_catalog() -> RegisterCatalog:

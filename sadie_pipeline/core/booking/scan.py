@@ -169,7 +169,8 @@ def scan(page: Page, collector: Collector) -> int:
             if not offsite and not base_is_engine:
                 continue  # same-site URL: neither a known host nor a white-label engine
             hit = index.classify(low, offsite, host)
-            intent = method == "link" and anchor_intent(node, attrs)  # a link is no resource, unless it says "book"
+            # a link is no resource, unless it says "book" (asked only of links an engine may be behind)
+            intent = method == "link" and (hit is not None or engine_of_host(host) is not None) and anchor_intent(node, attrs)
             hit = resource_hit(index, hit, low, host, intent) if method != "link" or intent else hit
             if hit is None:
                 continue
