@@ -61,9 +61,9 @@ COORDINATE_LIMITS = {"lat": (Decimal(-90), Decimal(90)), "lng": (Decimal(-180), 
 _PLACES = Decimal("1e-8")  # the scale of locations.lat and locations.lng (numeric(10, 8), numeric(11, 8))
 # C0 controls but tab, newline and carriage return, DEL, and lone surrogates: PostgreSQL refuses NUL
 # and surrogates, and none belongs in a listing.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 MAX_TEXT = {"description": 10_000, "website_url": 2_000}
-_DEFAULT_MAX = 500
+DEFAULT_MAX_TEXT = 500
 
 
 def text(value: Any, field: str = "text") -> str | None:
@@ -71,10 +71,10 @@ def text(value: Any, field: str = "text") -> str | None:
     if value is None:
         return None
     value = str(value)
-    if _CONTROL.search(value):
+    if CONTROL_CHARS.search(value):
         raise FieldError(field, "has control characters")
     cleaned = clean_whitespace(value)
-    limit = MAX_TEXT.get(field, _DEFAULT_MAX)
+    limit = MAX_TEXT.get(field, DEFAULT_MAX_TEXT)
     if cleaned and len(cleaned) > limit:
         raise FieldError(field, f"is longer than {limit} characters")
     return cleaned

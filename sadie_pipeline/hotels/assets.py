@@ -82,6 +82,7 @@ def _discovery_figures(result: discovery.DiscoveryResult, object_store: ObjectSt
         "by_city": markdown_table(("city", "serper", "dmo", "csv"), (
             (city, s.get("serper", 0), s.get("dmo", 0), s.get("csv", 0)) for city, s in sorted(result.by_city.items()))),
         "skipped_not_lodging": result.skipped_not_lodging,
+        "skipped_invalid": result.skipped_invalid,
         "serper": result.serper_skipped or "queried",
         "failed_cities": MetadataValue.json(result.failures),
         "raw_responses": path_list([object_store.uri(k) for k in result.raw_keys]),

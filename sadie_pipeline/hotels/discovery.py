@@ -8,7 +8,7 @@ import datetime as dt
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from itertools import chain
@@ -18,6 +18,7 @@ import orjson
 import psycopg
 
 from sadie_pipeline.core.categories import CategoryGroup
+from sadie_pipeline.core.source_records import clean_source_record
 from sadie_pipeline.hotels.queries import run, sql
 from sadie_pipeline.listings.readers import iter_records
 from sadie_pipeline.regions import REGION_NAMES, subdivision
@@ -41,6 +42,7 @@ class DiscoveryResult:
     by_source: dict[str, int] = field(default_factory=dict)
     raw_keys: list[str] = field(default_factory=list)
     skipped_not_lodging: int = 0
+    skipped_invalid: int = 0  # records without a usable name (core/source_records.py)
     serper_skipped: str | None = None
     failures: list[str] = field(default_factory=list)
 
@@ -151,6 +153,15 @@ def _record_json(record: dict[str, Any]) -> str:
     return _NUL.sub(r"\1", text) if "\\u0000" in text else text
 
 
+def _valid(rows: Iterable[SourceRow], result: DiscoveryResult) -> Iterator[SourceRow]:
+    for external_id, record, raw_key in rows:
+        cleaned = clean_source_record(record)
+        if cleaned is None:
+            result.skipped_invalid += 1
+            continue
+        yield external_id, cleaned, raw_key
+
+
 def save_sources(conn: psycopg.Connection, region: str, source: str, rows: Iterable[SourceRow],
                  result: DiscoveryResult) -> None:
     """The rows (external_id, record, raw key) as hotel_sources rows of `source`: COPY into a
@@ -158,7 +169,7 @@ def save_sources(conn: psycopg.Connection, region: str, source: str, rows: Itera
     millions included: it is streamed, never held. Counts go on `result` per row given."""
     counted = 0
     by_city = result.by_city
-    rows = iter(rows)
+    rows = _valid(rows, result)
     first = next(rows, None)
     if first is not None:
         # in the caller's transaction (all of it or nothing, as before); its own when autocommit

@@ -259,6 +259,7 @@ def _figures(figures: ScanFigures) -> dict[str, Any]:
         "crawl": crawl or "unknown", "queries": len(rows), "queries_scanned": len(scanned),
         "queries_done_before": len(rows) - len(scanned),
         "source_records": sum(figures.result.by_source.values()),
+        "skipped_invalid": figures.result.skipped_invalid,
         "by_source": MetadataValue.json(figures.result.by_source),
         "candidates": sum(s["candidates"] for _, s in rows), "rejected": MetadataValue.json(dict(figures.rejected)),
         "by_query": markdown_table(("query", "pages", "read", "captures", "candidates", "kept", "rejected", "state"), (

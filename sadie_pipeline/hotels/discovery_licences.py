@@ -99,6 +99,7 @@ def _figures(loads: list[FileLoad], files: list[tuple[str, str, str]], stats: Li
     failed = [f"{f.url or f.registry}: {f.error}" for f in loads if f.status == "failed"]
     return {
         "source_records": result.by_source.get(SOURCE, 0),
+        "skipped_invalid": result.skipped_invalid,
         "by_licence_type": MetadataValue.json(dict(sorted(stats.by_type.items()))),
         "skipped": MetadataValue.json(skipped),
         "files": markdown_table(("registry", "file", "status", "records", "filtered", "unreadable"), (

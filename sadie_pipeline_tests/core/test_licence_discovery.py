@@ -38,3 +38,13 @@ def test_unreadable_rows_are_kept_with_their_content():
     assert [r.licence_number for r in parsed.records] == ["1", "4"] and parsed.rejected == 2
     assert [(p.rec_num, p.cells) for p in parsed.problems] == [(2, ["2", "Motel", ""]), (3, ["3"])]
     assert "no address" in parsed.problems[0].reason and "no address, name" in parsed.problems[1].reason
+
+
+def test_a_source_record_is_cleaned_on_its_way_in():
+    from sadie_pipeline.core.source_records import clean_source_record
+
+    record = {"name": "  Sea\x00Breeze\tMotel ", "address": "1 Ocean Dr" + "x" * 600, "city": "Key West",
+              "website": "https://seabreeze.example/", "licence_number": "HOT1"}
+    assert clean_source_record(record) == {"name": "  SeaBreeze\tMotel ", "address": None, "city": "Key West",
+                                           "website": "https://seabreeze.example/", "licence_number": "HOT1"}
+    assert clean_source_record({"name": " -- "}) is None and clean_source_record({"name": None}) is None
