@@ -62,6 +62,7 @@ _PLACES = Decimal("1e-8")  # the scale of locations.lat and locations.lng (numer
 # C0 controls but tab, newline and carriage return, DEL, and lone surrogates: PostgreSQL refuses NUL
 # and surrogates, and none belongs in a listing.
 CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_CONTROL = CONTROL_CHARS  # its name in the field rules' tests
 MAX_TEXT = {"description": 10_000, "website_url": 2_000}
 DEFAULT_MAX_TEXT = 500
 
