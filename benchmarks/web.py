@@ -11,7 +11,10 @@ Then serves the app with `sadie web` (--workers, default 2) and runs 20 concurre
 a mix of pages with a pause between page views (--think-ms, mean 200 ms, uniform from 0 to twice that;
 --think-ms 0 sends the requests back to back: the app's saturation throughput): the review queue (filters, next pages), listings search (name parts, cities, DMOs,
 next pages), job pages (the jobs list, a job with its files, errors and review items) and
-/v1/listings (text, city, bounding box, cursor pages, with an API key). Every request is timed.
+/v1/listings (text, city, bounding box, cursor pages, with an API key of every DMO or of one DMO: the
+scoped API), and the leads page (--hotels, default 20,000 scored hotels in two regions, written by
+benchmarks/web_hotels.py: region, city, score, tier and verified-e-mail filters, a search, a hotel's
+page). Every request is timed.
 
 Prints latency percentiles per kind of page; the last line is the JSON result (`p95_ms`, `rps`,
 `errors`). Targets: p95 <= 300 ms, >= 50 requests/s.
@@ -36,6 +39,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from web_hotels import CITIES as HOTEL_CITIES  # noqa: E402
+from web_hotels import REGIONS, generate_hotels  # noqa: E402
 
 DMOS = ("coast-guide", "city-eats", "island-stays", "trail-finder", "harbour-events")
 CITIES = ("Charlottetown", "Summerside", "Montague", "Souris", "Georgetown", "Kensington", "Alberton",
@@ -107,8 +114,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def generate(db_url: str, n: int, pending: int) -> str:
-    """The rows, a reviewer and an API key; returns the key."""
+def generate(db_url: str, n: int, pending: int, hotels: int) -> tuple[str, str]:
+    """The rows, a reviewer, an API key of every DMO and one of the first DMO; returns the keys."""
     import psycopg
 
     from sadie_pipeline.listings.repository import upsert_dmo
@@ -122,9 +129,13 @@ def generate(db_url: str, n: int, pending: int) -> str:
                                      "words": list(WORDS), "kinds": list(KINDS)})
         add_user(conn, "bench", PASSWORD, "reviewer")
         key = add_api_key(conn, "bench", requests_per_minute=1_000_000)
+        dmo_key = add_api_key(conn, "bench-dmo", requests_per_minute=1_000_000, dmo=DMOS[0])
+    from sadie_pipeline.resources.database import Database
+
+    generate_hotels(Database(url=db_url), hotels)
     with psycopg.connect(db_url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    return key
+    return key, dmo_key
 
 
 def serve(db_url: str, port: int, workers: int, home: str) -> subprocess.Popen:
@@ -154,11 +165,11 @@ def wait_up(base: str, proc: subprocess.Popen, timeout_s: float = 120) -> None:
 class User:
     """One person: a session of their own and a loop over the pages."""
 
-    def __init__(self, base: str, key: str, seed: int, jobs: list[int], think_s: float):
+    def __init__(self, base: str, keys: tuple[str, str], seed: int, jobs: list[int], think_s: float):
         import httpx
 
         self.client = httpx.AsyncClient(base_url=base, timeout=30)
-        self.key, self.rnd, self.jobs, self.think_s = key, random.Random(seed), jobs, think_s
+        self.keys, self.rnd, self.jobs, self.think_s = keys, random.Random(seed), jobs, think_s
         self.timings: list[tuple[str, float, int]] = []
 
     async def login(self) -> None:
@@ -207,16 +218,27 @@ class User:
     async def api(self) -> None:
         params = self.rnd.choice([{}, {"q": self.rnd.choice(WORDS).lower()}, {"city": self.rnd.choice(CITIES)},
                                   {"bbox": "-63.9,46.1,-63.5,46.6"}, {"category": self.rnd.choice(KINDS)}])
-        body = await self.get("api", "/v1/listings", params=params, headers={"X-API-Key": self.key})
+        kind, key = self.rnd.choice([("api", self.keys[0]), ("api_dmo", self.keys[1])])
+        body = await self.get(kind, "/v1/listings", params=params, headers={"X-API-Key": key})
         try:
             cursor = json.loads(body).get("next_cursor")
         except ValueError:
             cursor = None
         if cursor and self.rnd.random() < 0.5:
-            await self.get("api", "/v1/listings", params={**params, "cursor": cursor}, headers={"X-API-Key": self.key})
+            await self.get(kind, "/v1/listings", params={**params, "cursor": cursor}, headers={"X-API-Key": key})
+
+    async def leads(self) -> None:
+        region = self.rnd.choice(REGIONS)
+        params = self.rnd.choice([{}, {"city": self.rnd.choice(HOTEL_CITIES)}, {"min_score": "50"},
+                                  {"tier": "1"}, {"verified": "1"}, {"q": "hotel 1"},
+                                  {"city": self.rnd.choice(HOTEL_CITIES), "min_score": "40"}])
+        body = await self.get("leads", "/leads", params={"region": region, **params})
+        hotel = re.search(r'href="/hotels/(\d+)"', body)
+        if hotel and self.rnd.random() < 0.5:
+            await self.get("hotel", f"/hotels/{hotel.group(1)}")
 
     async def browse(self, until: float) -> None:
-        steps = (self.review, self.search, self.job, self.api)
+        steps = (self.review, self.search, self.job, self.api, self.leads)
         while time.perf_counter() < until:
             await self.rnd.choice(steps)()
             if self.think_s:  # a person reads the page before the next click: 0 to twice the mean
@@ -224,8 +246,9 @@ class User:
         await self.client.aclose()
 
 
-async def load(base: str, key: str, users: int, seconds: float, jobs: list[int], think_s: float) -> tuple[list, float]:
-    people = [User(base, key, seed, jobs, think_s) for seed in range(users)]
+async def load(base: str, keys: tuple[str, str], users: int, seconds: float, jobs: list[int],
+               think_s: float) -> tuple[list, float]:
+    people = [User(base, keys, seed, jobs, think_s) for seed in range(users)]
     for person in people:
         await person.login()
     started = time.perf_counter()
@@ -253,6 +276,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--listings", type=int, default=100_000)
     parser.add_argument("--pending", type=int, default=10_000)
+    parser.add_argument("--hotels", type=int, default=20_000)
     parser.add_argument("--users", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=2)
@@ -273,10 +297,11 @@ def main() -> None:
     try:
         upgrade(db_url)
         started = time.perf_counter()
-        key = generate(db_url, args.listings, args.pending)
+        keys = generate(db_url, args.listings, args.pending, args.hotels)
         with psycopg.connect(db_url) as conn:
             jobs = [r[0] for r in conn.execute("SELECT id FROM pipeline.jobs ORDER BY id")]
-        print(f"wrote {args.listings} live listings and {args.pending} pending review items in "
+        print(f"wrote {args.listings} live listings, {args.pending} pending review items and {args.hotels} scored "
+              f"hotels in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
         with tempfile.TemporaryDirectory(prefix="sadie-web-bench-") as home:
             port = free_port()
@@ -285,7 +310,7 @@ def main() -> None:
             wait_up(base, proc)
             print(f"{args.users} users for {args.seconds:.0f} s against sadie web --workers {args.workers}, "
                   f"{args.think_ms:.0f} ms mean pause between page views", flush=True)
-            timings, elapsed = asyncio.run(load(base, key, args.users, args.seconds, jobs, args.think_ms / 1000))
+            timings, elapsed = asyncio.run(load(base, keys, args.users, args.seconds, jobs, args.think_ms / 1000))
             proc.terminate()
             proc.wait(timeout=30)
     finally:

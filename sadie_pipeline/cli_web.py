@@ -54,8 +54,9 @@ def user() -> None:
 
 @user.command("add")
 @click.argument("name")
-@click.option("--role", type=click.Choice(["viewer", "reviewer", "admin"]), required=True,
-              help="viewer reads; reviewer also decides and uploads; admin also edits configs and users.")
+@click.option("--role", type=click.Choice(["viewer", "reviewer", "admin", "sales"]), required=True,
+              help="viewer reads; reviewer also decides and uploads; admin also edits configs and users; "
+                   "sales sees and decides leads, nothing of the listings side.")
 @click.option("--dmo", "dmos", multiple=True, help="Limit the user to this DMO (repeat for several); none: all.")
 def user_add(name: str, role: str, dmos: tuple[str, ...]) -> None:
     """Create NAME (or replace its password, role and DMOs); the password is read from stdin."""
@@ -106,12 +107,13 @@ def apikey() -> None:
 @apikey.command("add")
 @click.argument("name")
 @click.option("--per-minute", default=600, type=click.IntRange(1), show_default=True, help="requests per minute")
-def apikey_add(name: str, per_minute: int) -> None:
+@click.option("--dmo", default=None, help="The DMO (slug) whose listings the key reads; none: every DMO's.")
+def apikey_add(name: str, per_minute: int, dmo: str | None) -> None:
     """Create a key for NAME and print it (once: only its digest is stored)."""
     from sadie_pipeline.web.users import add_api_key
 
     with _conn() as conn:
-        key = add_api_key(conn, name, per_minute)
+        key = add_api_key(conn, name, per_minute, dmo=dmo)
     click.echo(key)
 
 
@@ -123,7 +125,7 @@ def apikey_list() -> None:
     with _conn() as conn:
         for k in list_api_keys(conn):
             state = f"revoked {k['revoked_at']:%Y-%m-%d}" if k["revoked_at"] else "live"
-            click.echo(f"{k['name']:<24} {k['requests_per_minute']:>6}/min  {state}")
+            click.echo(f"{k['name']:<24} {k['requests_per_minute']:>6}/min  {state:<16} {k['dmo'] or 'all DMOs'}")
 
 
 @apikey.command("revoke")

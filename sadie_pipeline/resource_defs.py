@@ -23,6 +23,7 @@ from dagster import ConfigurableResource, EnvVar
 
 from sadie_pipeline.listings import geocoder
 from sadie_pipeline.listings.image_fetcher import ImageFetcher
+from sadie_pipeline.operations.spend import UsageRecordingDatabase
 from sadie_pipeline.resources import (
     abn,
     common_crawl,
@@ -38,21 +39,23 @@ from sadie_pipeline.resources import (
     web,
     whois,
 )
-from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 
 R = TypeVar("R", bound=ConfigurableResource)
 
 #: Each resource key's type and its fields' variables (vendors' own names for their keys).
 RESOURCES: dict[str, tuple[type[ConfigurableResource], dict[str, str]]] = {
-    "database": (Database, {"url": "SADIE_DATABASE_URL", "home": "SADIE_HOME"}),
+    # the database resource also writes each step's service usage (spend) when the step ends
+    "database": (UsageRecordingDatabase, {"url": "SADIE_DATABASE_URL", "home": "SADIE_HOME"}),
     "object_store": (ObjectStore, {"bucket": "SADIE_S3_BUCKET", "endpoint_url": "SADIE_S3_ENDPOINT_URL",
                                    "region_name": "AWS_DEFAULT_REGION", "home": "SADIE_HOME"}),
     "serper": (serper.SerperResource, {"api_key": serper.API_KEY_ENV, "base_url": serper.BASE_URL_ENV}),
     "website_fetcher": (web.WebsiteFetcher, {"proxy": web.PROXY_ENV}),
-    "groq": (llm.GroqResource, {"api_key": llm.GROQ_API_KEY_ENV, "base_url": llm.GROQ_BASE_URL_ENV}),
+    # the LLMs archive their raw answers in the object store (its variables)
+    "groq": (llm.GroqResource, {"api_key": llm.GROQ_API_KEY_ENV, "base_url": llm.GROQ_BASE_URL_ENV,
+                                **llm.RAW_STORE_ENV}),
     "anthropic": (llm.AnthropicResource, {"api_key": llm.ANTHROPIC_API_KEY_ENV,
-                                          "base_url": llm.ANTHROPIC_BASE_URL_ENV}),
+                                          "base_url": llm.ANTHROPIC_BASE_URL_ENV, **llm.RAW_STORE_ENV}),
     "rdap": (rdap_dns.RdapResource, {"base_url": rdap_dns.RDAP_BASE_URL_ENV}),
     "dns": (rdap_dns.DnsResource, {"nameserver": rdap_dns.DNS_NAMESERVER_ENV}),
     "mail_verifier": (mail_verify.MailVerifierResource, {

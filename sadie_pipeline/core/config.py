@@ -146,6 +146,9 @@ class ImportConfig(_Section):
     selectors: Selectors | None = None
     http: HttpSettings = Field(default_factory=HttpSettings)
     schedule: ImportSchedule = "manual"  # when a pulled source is pulled unattended (core/schedules.py)
+    # a pulled source's record it has not shown for this many days is proposed for deletion through
+    # review (core/staleness.py); None: never
+    stale_after_days: Annotated[int, Field(gt=0, le=3650)] | None = None
 
     @model_validator(mode="after")
     def _source_settings(self) -> ImportConfig:
@@ -160,6 +163,19 @@ class ImportConfig(_Section):
         if "url" not in info.data:
             return value
         return _pulled_when_scheduled(value, info.data.get("source_type"), info.data["url"], info)
+
+    @field_validator("stale_after_days")
+    @classmethod
+    def _stale_only_when_pulled(cls, value: int | None, info: ValidationInfo) -> int | None:
+        # a file dropped in the inbox is a person's delivery, not a source that stops showing records
+        if value is None or "url" not in info.data or (info.context or {}).get(STORED):
+            return value
+        source_type = info.data.get("source_type")
+        if isinstance(source_type, SourceType) and not pulled(source_type, info.data["url"]):
+            raise PydanticCustomError(
+                "unpulled_staleness", "{source} source without import.url is not pulled: its records are never "
+                "stale (leave stale_after_days out, or give import.url)", {"source": f"a {source_type.value}"})
+        return value
 
     @field_validator("delimiter")
     @classmethod

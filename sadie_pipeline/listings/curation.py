@@ -188,3 +188,30 @@ def force_match(conn: psycopg.Connection, row_id: int, listing_id: int, by: Edit
 
 def history(conn: psycopg.Connection, listing_id: int) -> list[dict[str, Any]]:
     return conn.cursor(row_factory=dict_row).execute(sql("curation", "history"), {"listing": listing_id}).fetchall()
+
+
+def archive(conn: psycopg.Connection, listing_id: int, by: Editor, reason: str | None = None) -> bool:
+    """Archives the listing: hidden for every DMO (unlike hiding one DMO's record), and no import shows
+    it again (migration 0048's trigger keeps it archived); False when it already was."""
+    current = _listing(conn, listing_id)
+    if current["listing_status"] == "merged":
+        raise CurationError(f"listing {listing_id} is merged into {current['merged_into']}: archive that one")
+    if conn.execute(sql("curation", "archive"), {"listing": listing_id}).fetchone() is None:
+        return False
+    _log(conn, listing_id, "archive", by, {"status_before": current["listing_status"],
+                                           "visible_before": current["listing_visible"], "reason": reason or None})
+    return True
+
+
+def unarchive(conn: psycopg.Connection, listing_id: int, by: Editor) -> bool:
+    """Takes the listing out of the archive, back to the status and visibility it had before it was
+    archived (active and visible when that is not known); False when it is not archived."""
+    current = _listing(conn, listing_id)
+    if current["listing_status"] != "archived":
+        return False
+    before = _row(conn, "archived_from", {"listing": listing_id}) or {}
+    params = {"listing": listing_id, "status": before.get("status_before") or "active",
+              "visible": before.get("visible_before") if before.get("visible_before") is not None else True}
+    run(conn, "curation", "unarchive", params)
+    _log(conn, listing_id, "unarchive", by, {"status": params["status"], "visible": params["visible"]})
+    return True

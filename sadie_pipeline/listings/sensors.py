@@ -43,7 +43,9 @@ def dmo_inbox_sensor(context: SensorEvaluationContext, database: Database, objec
     requested: dict[str, list[str]] = json.loads(context.cursor) if context.cursor else {}
     partitions = set(context.instance.get_dynamic_partitions(DMO_PARTITIONS_NAME))
     with database.connect() as conn:
-        dmos = [Dmo(*r) for r in conn.execute("SELECT id, slug, name, source_type FROM public.dmos ORDER BY slug")]
+        # an inactive DMO's files wait in the inbox until it is active again
+        dmos = [Dmo(*r) for r in conn.execute(
+            "SELECT id, slug, name, source_type FROM public.dmos WHERE active ORDER BY slug")]
     run_requests = []
     cursor: dict[str, list[str]] = {}
     for dmo in dmos:

@@ -22,6 +22,7 @@ from sadie_pipeline.listings.raw_files import file_key
 from sadie_pipeline.listings.repository import Dmo, job_config, set_job_state
 from sadie_pipeline.listings.resolve import resolve_job
 from sadie_pipeline.listings.stage_files import FileTask, JobContext, init_worker, stage_file_in_worker, worker_pool
+from sadie_pipeline.listings.staleness import propose_stale
 from sadie_pipeline.listings.states import JobStage, JobStatus
 from sadie_pipeline.listings.trusted import rows_of_job
 from sadie_pipeline.resources.database import Database
@@ -141,6 +142,7 @@ def _stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, log: Cal
         _stage_files(job, todo, workers, log, meanwhile=lambda: _alongside_files(conn, dmo, job_id, reused))
         result.files_staged = len(todo)
         resolve_job(conn, dmo, job_id, config)
+        propose_stale(conn, dmo.id, job_id, config)  # a pulled source's records unseen for too long (issue 33)
         _summarise(conn, result)
         rate = result.errors / result.records_read if result.records_read else 0.0
         run(conn, "jobs", "staged", {"job": job_id, "error_rate": round(rate, 5),

@@ -50,3 +50,13 @@ class ReviewStatus(StrEnum):
     APPROVED = "approved"
     REJECTED = "rejected"
     SUPERSEDED = "superseded"  # a newer job staged the DMO's records again before a decision was applied
+
+
+class ListingStatus(StrEnum):
+    """A canonical listing's state (public.listings.listing_status; migration 0048's CHECK holds the
+    same values). Every state but active has listing_visible false."""
+    ACTIVE = "active"
+    HIDDEN = "hidden"                            # hidden by a person; an import may show it again (after review)
+    MISSING_FROM_IMPORT = "missing_from_import"  # soft-deleted: no DMO shows it any more; restore brings it back
+    MERGED = "merged"                            # merged into another listing (merged_into)
+    ARCHIVED = "archived"                        # hidden for every DMO by a person; no import undoes it, only unarchive

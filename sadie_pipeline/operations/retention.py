@@ -12,6 +12,9 @@ commits. Killed before the commit, the rows stay and the next run archives them 
 same key (the key is the batch's first and last id; an id is never reused, so a committed batch's
 key is never written again), and a rerun with nothing old left writes and deletes nothing. The
 cutoff is midnight UTC, so reruns of a day pick the same rows.
+
+The same job deletes the object store's raw material older than a year (raw API responses and
+website text, seed 000; prefixes and days configurable): operations/object_retention.py.
 """
 
 # No `from __future__ import annotations`: @op reads its config class from the real annotation.
@@ -37,6 +40,7 @@ from dagster import (
 from pydantic import Field
 
 from sadie_pipeline.listings.states import JobStage, JobStatus, ReviewStatus
+from sadie_pipeline.operations.object_retention import delete_old_objects, object_prefixes, object_retention_days
 from sadie_pipeline.operations.queries import run, sql
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -129,6 +133,12 @@ class RetentionConfig(Config):
     """Rows older than this many days go (None: SADIE_RETENTION_DAYS, else 90)."""
     batch_size: int = Field(default=DEFAULT_BATCH, ge=1)
     """Rows per archive file (and per transaction)."""
+    object_days: int | None = Field(default=None, ge=1)
+    """Objects under object_prefixes older than this many days go (None: SADIE_OBJECT_RETENTION_DAYS, else 365)."""
+    object_prefixes: list[str] | None = None
+    """Prefixes of the raw objects retention trims (None: SADIE_OBJECT_RETENTION_PREFIXES, else seed 000's)."""
+    now: str | None = None
+    """ISO time to measure objects' age from (None: now); S3 objects cannot be backdated."""
 
 
 @op(description="Archives rows older than the retention period to the object store, then deletes them.")
@@ -139,11 +149,22 @@ def archive_old_rows_op(context: OpExecutionContext, config: RetentionConfig, da
     for table, figures in result.items():
         context.log.info(f"{table}: {figures['rows']} rows archived in {len(figures['files'])} files, then deleted")
     metadata = {"retention_days": days, **{f"{t}_rows": f["rows"] for t, f in result.items()}}
-    return Output(result, metadata=metadata)
+    object_days = config.object_days or object_retention_days()
+    now = dt.datetime.fromisoformat(config.now) if config.now else None
+    objects = delete_old_objects(object_store, config.object_prefixes or object_prefixes(), object_days, now)
+    for prefix, counts in objects.items():
+        context.log.info(f"{prefix}: {counts['deleted']} objects older than {object_days} days deleted, "
+                         f"{counts['kept']} kept")
+    metadata |= {"object_retention_days": object_days,
+                 "objects_deleted": sum(c["deleted"] for c in objects.values()),
+                 "objects_kept": sum(c["kept"] for c in objects.values()),
+                 **{f"objects_deleted:{p}": c["deleted"] for p, c in objects.items()}}
+    return Output({**result, "objects": objects}, metadata=metadata)
 
 
 @job(description="Retention: old audit log, resolved dead letters, finished jobs' errors and old staged rows "
-                 "archived to the object store as gzipped JSON lines, then deleted.")
+                 "archived to the object store as gzipped JSON lines, then deleted; raw API responses and "
+                 "website text older than a year deleted from the object store.")
 def retention_job():
     archive_old_rows_op()
 

@@ -14,11 +14,21 @@ layer or to skip it (or fall back, e.g. room count by regex) with a metadata mes
 
     claude = AnthropicResource(api_key="sk-ant-...")
     facts = await claude.structured(prompt, {"name": "record_hotel", "input_schema": {...}})  # dict
+
+Every answer is kept for audit as Serper's pages are (seed 000: raw Claude/Groq/Serper outputs, one
+year): request and response, redacted, at ``api-responses/llm/{provider}/{YYYY-MM-DD}/{hash}.json``
+in the object store the ``raw_*`` fields name (the definitions set them from the object store's
+variables; with neither ``raw_bucket`` nor ``raw_home`` set nothing is archived). A failed write
+is logged and never fails the call.
 """
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
+import hashlib
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -26,7 +36,10 @@ from dagster import ConfigurableResource
 from pydantic import Field, PrivateAttr
 
 from sadie_pipeline.core.errors import redact
+from sadie_pipeline.resources.objects import PlainStore
 from sadie_pipeline.resources.reliability import PerLoop, ServiceGuard, ServicePolicy, SkipItem
+
+logger = logging.getLogger(__name__)
 
 GROQ_API_KEY_ENV = "GROQ_API_KEY"
 GROQ_BASE_URL_ENV = "GROQ_BASE_URL"
@@ -35,6 +48,17 @@ ANTHROPIC_BASE_URL_ENV = "ANTHROPIC_BASE_URL"
 
 DEFAULT_GROQ_MODEL = "llama-3.3-70b-versatile"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+RAW_PREFIX = "api-responses/llm"
+#: The raw-answer archive's fields and the object store's variables the definitions set them from.
+RAW_STORE_ENV = {"raw_bucket": "SADIE_S3_BUCKET", "raw_endpoint_url": "SADIE_S3_ENDPOINT_URL",
+                 "raw_region": "AWS_DEFAULT_REGION", "raw_home": "SADIE_HOME"}
+
+
+def raw_answer_key(provider: str, day: dt.date, record: Mapping[str, Any]) -> str:
+    """``api-responses/llm/{provider}/{YYYY-MM-DD}/{hash}.json``: the hash of the request and the
+    answer, so the same exchange is stored once."""
+    digest = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).hexdigest()[:24]
+    return f"{RAW_PREFIX}/{provider}/{day.isoformat()}/{digest}.json"
 
 
 
@@ -59,6 +83,11 @@ class _LlmResource(ConfigurableResource):
     failure_threshold: int = Field(default=5, ge=1)
     reset_timeout_s: float = Field(default=60.0, gt=0)
     max_retry_after_s: float = Field(default=120.0, ge=0)
+    raw_bucket: str | None = Field(default=None, description="raw answers' S3 bucket (SADIE_S3_BUCKET)")
+    raw_endpoint_url: str | None = Field(default=None, description="its endpoint (SADIE_S3_ENDPOINT_URL)")
+    raw_region: str | None = Field(default=None, description="its region (AWS_DEFAULT_REGION)")
+    raw_home: str | None = Field(default=None, description="the local store's data folder (SADIE_HOME); "
+                                 "neither bucket nor home: answers are not archived")
 
     _sessions: PerLoop[_Session] = PrivateAttr(default_factory=PerLoop)
 
@@ -107,6 +136,31 @@ class _LlmResource(ConfigurableResource):
 
     def redact(self, text: Any) -> str:
         return redact(text, (self.resolved_api_key(),))
+
+    def raw_store(self) -> PlainStore | None:
+        """The store raw answers go to, None when not configured."""
+        bucket, home = (self.raw_bucket or "").strip() or None, (self.raw_home or "").strip() or None
+        if bucket is None and home is None:
+            return None
+        return PlainStore(bucket, self.raw_endpoint_url, self.raw_region, None, home or ".sadie")
+
+    async def _archive(self, request: Mapping[str, Any], answer: Any, item_key: str | None) -> str | None:
+        """Stores one exchange (redacted); its key, or None when not stored."""
+        store = self.raw_store()
+        if store is None:
+            return None
+        now = dt.datetime.now(dt.UTC)
+        body = answer.model_dump(mode="json") if hasattr(answer, "model_dump") else answer
+        record = {"provider": self._service, "item_key": item_key, "request": dict(request), "response": body}
+        record = json.loads(self.redact(json.dumps(record, ensure_ascii=False, default=str)))
+        key = raw_answer_key(self._service, now.date(), record)
+        data = json.dumps({**record, "fetched_at": now.isoformat()}, ensure_ascii=False).encode()
+        try:
+            await asyncio.to_thread(store.put_bytes, key, data, "application/json")
+        except Exception as exc:  # the audit copy never costs the answer
+            logger.warning("%s: raw answer not archived: %s", self._service, self.redact(str(exc))[:300])
+            return None
+        return key
 
     async def aclose(self) -> None:
         s = self._sessions.pop()
@@ -179,6 +233,7 @@ class GroqResource(_LlmResource):
             return await s.client.chat.completions.create(**kwargs)
 
         completion = await s.guard.call(attempt, item_key=item_key)
+        await self._archive(kwargs, completion, item_key)
         if not completion.choices:
             return None
         return parse_json_object(completion.choices[0].message.content)
@@ -232,6 +287,7 @@ class AnthropicResource(_LlmResource):
             return await s.client.messages.create(**kwargs)
 
         message = await s.guard.call(attempt, item_key=item_key)
+        await self._archive(kwargs, message, item_key)
         for block in message.content:
             if getattr(block, "type", None) == "tool_use" and block.name == tool["name"]:
                 value = block.input

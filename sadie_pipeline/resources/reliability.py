@@ -66,11 +66,12 @@ from sadie_pipeline.resources.outcomes import (
     record_dead_letters,
     run_items,
 )
+from sadie_pipeline.resources.usage import USAGE, UsageLedger
 
 __all__ = [
     "BREAKER_FAILURE_CLASSES", "LAST_ERROR_MAX_CHARS", "SEED_POLICIES", "CircuitOpen", "GuardStats", "ItemOutcome",
-    "PerLoop", "ServiceCallFailed", "ServiceGuard", "ServicePolicy", "SkipItem", "outcome_counts",
-    "record_dead_letters", "run_items",
+    "PerLoop", "ServiceCallFailed", "ServiceGuard", "ServicePolicy", "SkipItem", "USAGE", "UsageLedger",
+    "outcome_counts", "record_dead_letters", "run_items",
 ]
 
 logger = logging.getLogger(__name__)
@@ -253,6 +254,7 @@ class ServiceGuard:
         `ServiceCallFailed` when it gives up.
         """
         self.stats.calls += 1
+        USAGE.add(self.name, calls=1)
         attempts = [0]
 
         async def attempt() -> T:
@@ -278,6 +280,7 @@ class ServiceGuard:
         if self._limiter is not None:
             raise ValueError(f"{self.name}: a rate-limited policy paces async calls only (use call)")
         self.stats.calls += 1
+        USAGE.add(self.name, calls=1)
         attempts = [0]
 
         def attempt() -> T:
@@ -317,6 +320,7 @@ class ServiceGuard:
                  describe: Describe | None) -> ServiceCallFailed:
         error_class = classify(exc)
         self.stats.failures_by_class[error_class.value] += 1
+        USAGE.add(self.name, failures=1)
         return ServiceCallFailed(error_class, attempts, self._describe(exc, describe), service=self.name,
                                  item_key=item_key, status_code=_status_of(exc))
 

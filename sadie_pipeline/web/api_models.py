@@ -33,12 +33,29 @@ class Contact(BaseModel):
     tripadvisor_url: str | None = None
 
 
+class ImageVariant(BaseModel):
+    name: str = Field(description="e.g. medium (768 px at most), thumb (200 px at most)")
+    url: str = Field(description="GET with the API key (header X-API-Key)")
+    width: int | None = None
+    height: int | None = None
+
+
+class Image(BaseModel):
+    """A stored copy of one of the record's images (never one whose download failed, nor a near
+    duplicate of another): the original and its resized JPEG variants, served by this API."""
+    id: int
+    url: str = Field(description="the original, GET with the API key (header X-API-Key)")
+    width: int | None = None
+    height: int | None = None
+    variants: list[ImageVariant] = Field([], description="largest first")
+
+
 class Record(BaseModel):
     """One DMO's record of the listing."""
     dmo: str
     description: str | None = None
     contact: Contact
-    images: list[str] = Field([], description="http(s) image addresses")
+    images: list[Image] = Field([], description="the stored images, in the DMO's order")
     hours: list[Hours] = []
 
 

@@ -81,6 +81,22 @@ def _include_routes(app: FastAPI) -> None:
 
     for module in (login, review, sources, jobs, upload, listings, operations, api):
         app.include_router(module.router)
+    from sadie_pipeline.web.routes import leads
+
+    app.include_router(leads.router)
+    from sadie_pipeline.web.routes import archive
+
+    app.include_router(archive.router)
+    from sadie_pipeline.web.routes import spend
+
+    app.include_router(spend.router)
+    from sadie_pipeline.web.routes import dmos, files
+
+    app.include_router(dmos.router)
+    app.include_router(files.router)
+    from sadie_pipeline.web.routes import images
+
+    app.include_router(images.router)
 
 
 def _install_middleware(app: FastAPI, settings: WebSettings) -> None:

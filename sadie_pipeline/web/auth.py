@@ -138,6 +138,29 @@ def require(role: Role) -> Callable[[Request], User]:
 Viewer = Annotated[User, Depends(require(Role.VIEWER))]
 Reviewer = Annotated[User, Depends(require(Role.REVIEWER))]
 Admin = Annotated[User, Depends(require(Role.ADMIN))]
+Sales = Annotated[User, Depends(require(Role.SALES))]  # acts on leads: sales or admin
+
+
+def _lead_reader(request: Request) -> User:
+    user = current_user(request)
+    if user is None:
+        raise LoginRequired()
+    if not user.sees_leads:
+        raise Forbidden("the leads pages need the sales role, or the hotels grant for a user limited to some DMOs")
+    return user
+
+
+LeadReader = Annotated[User, Depends(_lead_reader)]  # reads leads and hotel pages
+
+
+def _signed_in(request: Request) -> User:
+    user = current_user(request)
+    if user is None:
+        raise LoginRequired()
+    return user
+
+
+SignedIn = Annotated[User, Depends(_signed_in)]  # pages every role reads (spend)
 
 
 def check_dmo(user: User, slug: str) -> None:
@@ -156,7 +179,7 @@ def hotel_grant(request: Request) -> None:
     user = current_user(request)
     if user is None:
         raise LoginRequired()
-    if not user.sees_hotels:
+    if not (user.sees_hotels or user.role is Role.SALES):
         raise Forbidden("the hotel pages need the hotels grant for a user limited to some DMOs")
 
 

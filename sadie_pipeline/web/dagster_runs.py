@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -24,6 +25,7 @@ import httpx
 
 if TYPE_CHECKING:
     from dagster import DagsterInstance
+    from dagster_graphql import DagsterGraphQLClient
 
 LOCATION = "sadie_pipeline"  # workspace.yaml's code location
 _RUN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -77,11 +79,12 @@ def answers(dagster_url: str, timeout_s: float = 2.0) -> bool:
 
 
 def launch(dagster_url: str, job: str, partition: str, run_config: dict[str, Any] | None = None,
-           user: str | None = None) -> Launch:
-    """Submits `job` for one partition (a DMO); the run's tags name the partition and the person."""
+           user: str | None = None, assets: Sequence[str] | None = None) -> Launch:
+    """Submits `job` (only `assets` of it, when given) for one partition (a DMO); the run's tags name
+    the partition and the person."""
     tags = {"dagster/partition": partition, **({"dagster/user": user} if user else {})}
     if answers(dagster_url):
-        return _through_webserver(dagster_url, job, run_config, tags)
+        return _through_webserver(dagster_url, job, run_config, tags, assets)
     instance = _instance()
     if instance is None:
         return Launch(problem=f"no Dagster webserver answers at {dagster_url} (SADIE_DAGSTER_URL) and DAGSTER_HOME "
@@ -90,25 +93,32 @@ def launch(dagster_url: str, job: str, partition: str, run_config: dict[str, Any
     from sadie_pipeline.backfills import daemon_running
 
     if daemon_running(instance):
-        return _backfill(instance, dagster_url, job, partition, run_config, tags)
+        return _backfill(instance, dagster_url, job, partition, run_config, tags, assets)
     from dagster._core.utils import make_new_run_id
 
     run_id = make_new_run_id()
-    threading.Thread(target=_execute, args=(job, partition, run_config or {}, tags, run_id, dict(_HERE)),
+    threading.Thread(target=_execute, args=(job, partition, run_config or {}, tags, run_id, dict(_HERE), assets),
                      name=f"sadie-run-{run_id[:8]}").start()
     return Launch(run_id=run_id, url=run_page(dagster_url, run_id), route=Route.IN_PROCESS)
 
 
-def _through_webserver(dagster_url: str, job: str, run_config: dict[str, Any] | None,
-                       tags: dict[str, str]) -> Launch:
-    from dagster_graphql import DagsterGraphQLClient, DagsterGraphQLClientError
+def graphql_client(dagster_url: str) -> DagsterGraphQLClient:
+    """dagster-graphql's client on the webserver at `dagster_url`."""
+    from dagster_graphql import DagsterGraphQLClient
 
     parts = urlsplit(dagster_url)
-    client = DagsterGraphQLClient(parts.hostname or "127.0.0.1", port_number=parts.port,
-                                  use_https=parts.scheme == "https", path_prefix=parts.path.rstrip("/"), timeout=30)
+    return DagsterGraphQLClient(parts.hostname or "127.0.0.1", port_number=parts.port,
+                                use_https=parts.scheme == "https", path_prefix=parts.path.rstrip("/"), timeout=30)
+
+
+def _through_webserver(dagster_url: str, job: str, run_config: dict[str, Any] | None,
+                       tags: dict[str, str], assets: Sequence[str] | None = None) -> Launch:
+    from dagster_graphql import DagsterGraphQLClientError
+
     try:
-        run_id = client.submit_job_execution(job, repository_location_name=LOCATION, run_config=run_config or {},
-                                             tags=tags)
+        run_id = graphql_client(dagster_url).submit_job_execution(
+            job, repository_location_name=LOCATION, run_config=run_config or {}, tags=tags,
+            asset_selection=list(assets) if assets else None)
     except DagsterGraphQLClientError as exc:
         return Launch(problem=f"Dagster refused the run of {job}: {_one_line(exc)}")
     return Launch(run_id=run_id, url=run_page(dagster_url, run_id), route=Route.WEBSERVER)
@@ -135,7 +145,7 @@ def _instance_at(home: str) -> DagsterInstance:
 
 
 def _backfill(instance: DagsterInstance, dagster_url: str, job: str, partition: str,
-              run_config: dict[str, Any] | None, tags: dict[str, str]) -> Launch:
+              run_config: dict[str, Any] | None, tags: dict[str, str], only: Sequence[str] | None = None) -> Launch:
     """The job's assets for the partition as a backfill for the daemon; its id stands for the run."""
     from sadie_pipeline.backfills import submit_asset_backfill
     from sadie_pipeline.definitions import defs
@@ -143,7 +153,7 @@ def _backfill(instance: DagsterInstance, dagster_url: str, job: str, partition: 
 
     if not instance.has_dynamic_partition(DMO_PARTITIONS_NAME, partition):
         instance.add_dynamic_partitions(DMO_PARTITIONS_NAME, [partition])
-    assets = sorted(k.to_user_string() for k in defs.resolve_job_def(job).asset_layer.selected_asset_keys)
+    assets = sorted(only or (k.to_user_string() for k in defs.resolve_job_def(job).asset_layer.selected_asset_keys))
     person = {k: v for k, v in tags.items() if k != "dagster/partition"}  # the backfill tags its run's partition
     backfill_id = submit_asset_backfill(instance, assets, [partition], title=f"sadie web: {job} {partition}",
                                         tags={**person, "sadie/command": f"web {job}"}, run_config=run_config)
@@ -151,10 +161,10 @@ def _backfill(instance: DagsterInstance, dagster_url: str, job: str, partition: 
 
 
 def _execute(job: str, partition: str, run_config: dict[str, Any], tags: dict[str, str], run_id: str,
-             resources: dict[str, Any]) -> None:
+             resources: dict[str, Any], assets: Sequence[str] | None = None) -> None:
     """The job for the partition, in this thread, with the definitions of the environment as it is and
     an instance of the thread's own (the run writes its events for minutes)."""
-    from dagster import DagsterInstance
+    from dagster import AssetKey, DagsterInstance
 
     from sadie_pipeline.definitions import build_defs
     from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
@@ -166,7 +176,7 @@ def _execute(job: str, partition: str, run_config: dict[str, Any], tags: dict[st
             build_defs().resolve_job_def(job).execute_in_process(
                 run_config={**QUIET, **run_config}, instance=instance, partition_key=partition,
                 raise_on_error=False, run_id=run_id, tags={k: v for k, v in tags.items() if k != "dagster/partition"},
-                resources=resources or None)
+                resources=resources or None, asset_selection=[AssetKey(a) for a in assets] if assets else None)
     except Exception:  # nobody waits on this thread: the log (and the job's page) tell
         _log.exception("run %s of %s for %s failed", run_id, job, partition)
 

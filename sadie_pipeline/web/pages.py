@@ -19,20 +19,30 @@ from sadie_pipeline.web.users import Role, User
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 
-NAV = [("Review", "/review"), ("Upload", "/upload"), ("Sources", "/sources"), ("Jobs", "/jobs"),
-       ("Listings", "/listings"), ("Duplicates", "/duplicates"), ("Bridge", "/bridge"),
-       ("Hotel pairs", "/hotels/reviews"), ("Dead letters", "/deadletters"), ("Health", "/health"),
-       ("Users", "/users")]
-_NEEDS = {"/upload": Role.REVIEWER, "/users": Role.ADMIN}  # the rest: every user
+NAV = [("Leads", "/leads"), ("Review", "/review"), ("Upload", "/upload"), ("Sources", "/sources"),
+       ("Jobs", "/jobs"), ("Files", "/files"), ("Listings", "/listings"), ("Images", "/images"),
+       ("Duplicates", "/duplicates"), ("Bridge", "/bridge"), ("Hotel pairs", "/hotels/reviews"),
+       ("Dead letters", "/deadletters"), ("Health", "/health"), ("Spend", "/spend"), ("Users", "/users")]
+_NEEDS = {"/upload": Role.REVIEWER, "/users": Role.ADMIN}  # the rest: every listings user
+
+
+def _may_open(user: User, href: str) -> bool:
+    if href == "/leads":
+        return user.sees_leads
+    if href == "/spend":
+        return True  # every role: spend is everyone's
+    if href.startswith(HOTEL_PAGES) and not user.sees_hotels:
+        return False
+    return user.can(_NEEDS.get(href, Role.VIEWER))
 
 
 def nav_for(user: User | None) -> list[tuple[str, str]]:
     """The menu entries the user may open: no Upload for a viewer, no Users but for an admin, no
-    hotel pages for a user limited to some DMOs without the hotels grant."""
+    hotel pages for a user limited to some DMOs without the hotels grant, only leads and spend for
+    sales."""
     if user is None:
         return []
-    return [(label, href) for label, href in NAV if user.can(_NEEDS.get(href, Role.VIEWER))
-            and (user.sees_hotels or not href.startswith(HOTEL_PAGES))]
+    return [(label, href) for label, href in NAV if _may_open(user, href)]
 
 
 def _query(params: dict[str, Any], **changes: Any) -> str:
@@ -57,7 +67,7 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
     return TEMPLATES.TemplateResponse(request, template, {
         "user": user, "nav": nav_for(user), "csrf_token": csrf_token(request), "path": request.url.path,
         "params": dict(request.query_params), "run_link": run_link(request), "flash": flash,
-        "nav_pending": nav_pending(request, user) if user else None, **context},
+        "nav_pending": nav_pending(request, user) if user and user.can(Role.VIEWER) else None, **context},
         status_code=status_code)
 
 

@@ -26,7 +26,9 @@ _DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
 
 
 class Role(IntEnum):
-    """Each role may do what the roles below it may."""
+    """Each listings role may do what the roles below it may; sales stands apart (leads and hotels,
+    nothing of the listings side), and an admin may do what sales may."""
+    SALES = 0     # the leads pages: approves, holds and rejects leads, hotel pages, re-runs a layer
     VIEWER = 1    # reads every page
     REVIEWER = 2  # decides reviews, uploads, promotes, edits listings, decides hotel pairs, requeues
     ADMIN = 3     # edits DMO configs and users
@@ -36,7 +38,7 @@ class Role(IntEnum):
         try:
             return cls[name.upper()]
         except KeyError:
-            raise UserError(f"unknown role {name!r}: viewer, reviewer or admin") from None
+            raise UserError(f"unknown role {name!r}: viewer, reviewer, admin or sales") from None
 
     @property
     def label(self) -> str:
@@ -69,7 +71,15 @@ class User:
     session_version: int = 1  # a session of an older version is over
 
     def can(self, role: Role) -> bool:
-        return self.role >= role
+        """Sales: the sales user and admins; a listings role: that role or a higher one, never sales."""
+        if role is Role.SALES:
+            return self.role in (Role.SALES, Role.ADMIN)
+        return self.role is not Role.SALES and self.role >= role
+
+    @property
+    def sees_leads(self) -> bool:
+        """The leads pages read: sales, and every listings user of every DMO (or with the hotels grant)."""
+        return self.role is Role.SALES or self.sees_hotels
 
     def sees_dmo(self, slug: str) -> bool:
         return not self.dmos or slug in self.dmos
@@ -98,6 +108,8 @@ def add_user(conn: psycopg.Connection, name: str, password: str | None, role: st
     if not NAME.fullmatch(name):
         raise UserError(f"bad user name {name[:40]!r}: letters, digits and . _ @ - (at most 63)")
     level = Role.named(role)
+    if level is Role.SALES and dmos:
+        raise UserError("a sales user sees leads, not DMOs: give it no DMOs")
     unknown = [r[0] for r in conn.execute(sql("users", "unknown_dmos"), {"dmos": list(dmos)})]
     if unknown:
         raise UserError(f"no DMO {', '.join(map(repr, unknown))}")
@@ -153,19 +165,26 @@ class ApiKey:
     id: int
     name: str
     requests_per_minute: int
+    dmo: str | None = None     # the DMO whose listings it reads; None: every DMO (the company's own apps)
+    dmo_id: int | None = None
 
 
 def _digest(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def add_api_key(conn: psycopg.Connection, name: str, requests_per_minute: int = 600) -> str:
-    """A new key for `name` (shown once: only its digest is stored)."""
+def add_api_key(conn: psycopg.Connection, name: str, requests_per_minute: int = 600, dmo: str | None = None) -> str:
+    """A new key for `name` (shown once: only its digest is stored), reading one DMO's listings
+    (`dmo`, a slug) or every DMO's (None)."""
     if not NAME.fullmatch(name):
         raise UserError(f"bad key name {name[:40]!r}: letters, digits and . _ @ - (at most 63)")
+    dmo = (dmo or "").strip() or None
+    if dmo is not None and [r[0] for r in conn.execute(sql("users", "unknown_dmos"), {"dmos": [dmo]})]:
+        raise UserError(f"no DMO {dmo[:40]!r}")
     key = "sk_" + secrets.token_urlsafe(32)
     try:
-        conn.execute(sql("users", "add_key"), {"name": name, "hash": _digest(key), "rpm": requests_per_minute})
+        conn.execute(sql("users", "add_key"), {"name": name, "hash": _digest(key), "rpm": requests_per_minute,
+                                               "dmo": dmo})
     except psycopg.errors.UniqueViolation:
         raise UserError(f"an API key named {name!r} exists; revoke it first or choose another name") from None
     return key
@@ -175,6 +194,12 @@ def list_api_keys(conn: psycopg.Connection) -> list[dict]:
     return rows(conn, "users", "list_keys")
 
 
+def replace_api_key(conn: psycopg.Connection, name: str, dmo: str | None = None) -> str:
+    """A new key under `name`, the old one (live or revoked) gone: the demo's key on every run."""
+    conn.execute(sql("users", "forget_key"), {"name": name})
+    return add_api_key(conn, name, dmo=dmo)
+
+
 def revoke_api_key(conn: psycopg.Connection, name: str) -> None:
     if conn.execute(sql("users", "revoke_key"), {"name": name}).fetchone() is None:
         raise UserError(f"no live API key {name[:40]!r}")
@@ -182,4 +207,4 @@ def revoke_api_key(conn: psycopg.Connection, name: str) -> None:
 
 def api_key(conn: psycopg.Connection, key: str) -> ApiKey | None:
     row = one(conn, "users", "key_by_hash", {"hash": _digest(key)})
-    return ApiKey(row["id"], row["name"], row["requests_per_minute"]) if row else None
+    return ApiKey(row["id"], row["name"], row["requests_per_minute"], row["dmo"], row["dmo_id"]) if row else None

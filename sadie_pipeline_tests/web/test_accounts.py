@@ -155,3 +155,23 @@ def test_removing_a_user_needs_their_name_typed(web, users, database):
 def authenticate_ok(database, name: str) -> bool:
     with database.connect() as conn:
         return conn.execute("SELECT count(*) FROM pipeline.web_users WHERE name = %s", (name,)).fetchone()[0] == 1
+
+
+def test_a_sales_user_sees_leads_and_nothing_of_the_listings_side(web, database):
+    with database.connect() as conn:
+        add_dmo(conn, "pei")
+        add_user(conn, "sam", PASSWORD, "sales")
+        with pytest.raises(UserError, match="sales user"):
+            add_user(conn, "sid", PASSWORD, "sales", ["pei"])
+    with logged_in(web, "sam", PASSWORD) as sam:
+        home = sam.get("/", follow_redirects=False)
+        assert home.status_code in (302, 303) and home.headers["location"].endswith("/leads")
+        menu = sam.get("/leads").text
+        assert 'href="/leads"' in menu and 'href="/spend"' in menu
+        assert not any(f'href="{p}"' in menu for p in ("/review", "/listings", "/sources", "/upload", "/jobs"))
+        for path in ("/review", "/listings", "/sources", "/jobs", "/upload", "/duplicates", "/hotels/reviews",
+                     "/users", "/v1/admin/listings"):
+            assert sam.get(path).status_code == 403, path
+        assert sam.post("/review/1/approve", data={"csrf_token": page_token(sam, "/leads")}).status_code == 403
+    with logged_in(web, "vera", PASSWORD) as viewer:  # a listings user of every DMO reads leads, sales acts
+        assert 'href="/leads"' in viewer.get("/review").text

@@ -272,7 +272,8 @@ def test_hostile_values_through_every_write_path_never_reach_a_read_path(site, i
         assert "refused by the field rules: not served" in page  # a person sees what to correct
     with httpx.Client(base_url=site.base, headers={"X-API-Key": site.api_key}) as api:
         kept = api.get(f"/v1/listings/{imported}").json()["records"][0]
-    assert kept["images"] == ["https://img.example.com/ok.jpg"] and kept["contact"]["local_phone"] is None
+    # the API serves stored copies only (issue 33): none before the images step, a javascript: one never
+    assert kept["images"] == [] and kept["contact"]["local_phone"] is None
 
 
 TEXT = st.one_of(st.text(max_size=30), st.sampled_from(

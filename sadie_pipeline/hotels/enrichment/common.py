@@ -37,7 +37,7 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_WHOIS_HISTORY,
 )
 from sadie_pipeline.core.entity_resolution import website_parts
-from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, HotelStatus
+from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, DETECTED_OR_LATER, HotelStatus
 from sadie_pipeline.hotels.frames import layer_frame, layer_table, query_frame, region_table
 from sadie_pipeline.hotels.queries import run, sql
 from sadie_pipeline.metadata import report_partitions
@@ -80,6 +80,9 @@ class LayerConfig(Config):
     """Run the layer again for hotels that already have it (newer values replace older ones)."""
     stale_after_days: int = 0
     """With force_refresh: only hotels whose layer last ran more than this many days ago (0: all)."""
+    hotel_ids: list[int] = []
+    """Only these hotels of the region (default: all), at any stage past detection: a person's
+    re-run of the layer for one hotel from its page."""
 
 
 def layer_asset(name: str) -> dict[str, Any]:
@@ -166,7 +169,8 @@ def layer_output(context: Any, database: Any, result: LayerResult,
 def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config: LayerConfig,
                    tier: int = 1) -> list[dict[str, Any]]:
     """Detected hotels of the region on a tier-`tier` engine still missing the layer; with
-    force_refresh also those that have it (only those older than stale_after_days when set)."""
+    force_refresh also those that have it (only those older than stale_after_days when set); with
+    hotel_ids only those hotels, at any stage past detection (a re-run from a hotel's page)."""
     rows = conn.execute(
         """SELECT h.id, h.name, h.city, h.state, h.region, h.address, h.zip, h.phone, h.lat, h.lng, h.website,
                   h.website_content_s3_path, h.google_place_id,
@@ -177,11 +181,13 @@ def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config
              LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
             WHERE h.region = %(region)s AND h.status = ANY(%(statuses)s) AND be.tier = %(tier)s
               AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
+              AND (cardinality(%(ids)s::int[]) = 0 OR h.id = ANY(%(ids)s))
               AND (coalesce(e.layers_completed, 0) & %(bit)s = 0
                    OR %(force)s AND (%(stale)s = 0 OR coalesce((e.layer_updated_at ->> %(layer)s)::timestamptz,
                                                               '-infinity') < now() - make_interval(days => %(stale)s)))
             ORDER BY h.id""",
-        {"region": region, "statuses": list(DETECTED_OR_ENRICHED), "tier": tier,
+        {"region": region, "statuses": list(DETECTED_OR_LATER if config.hotel_ids else DETECTED_OR_ENRICHED),
+         "tier": tier, "ids": list(config.hotel_ids),
          "cities": [c.lower() for c in config.cities],
          "force": config.force_refresh, "bit": layer_bit, "stale": config.stale_after_days,
          "layer": LAYER_ASSETS.get(layer_bit, "")},

@@ -25,7 +25,7 @@ from sadie_pipeline.regions import REGION_NAMES
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
-_LEADS = """
+_LEAD_COLUMNS = """
 SELECT h.id AS hotel_id, coalesce(g.name, h.name) AS name, coalesce(g.city, h.city) AS city,
        coalesce(g.state, h.state) AS state, coalesce(g.address, h.address) AS address, coalesce(g.zip, h.zip) AS zip,
        coalesce(g.phone, h.phone) AS phone, coalesce(g.website, h.website) AS website,
@@ -39,19 +39,31 @@ SELECT h.id AS hotel_id, coalesce(g.name, h.name) AS name, coalesce(g.city, h.ci
   LEFT JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
   LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
   LEFT JOIN sadie_gtm.hotel_decision_makers dm ON dm.id = g.contact_dm_id
- WHERE h.region = %(region)s AND h.status = ANY(%(launched)s)
- ORDER BY h.city NULLS LAST, h.score DESC NULLS LAST, h.id
 """
-
-_PEOPLE = """
+_PEOPLE_COLUMNS = """
 SELECT d.hotel_id, coalesce(g.name, h.name) AS hotel_name, h.city, d.full_name, d.title, d.email,
        d.email_status, d.email_verified, d.phone, array_to_string(d.sources, ', ') AS sources, d.confidence
   FROM sadie_gtm.hotel_decision_makers d
   JOIN sadie_gtm.hotels h ON h.id = d.hotel_id
   LEFT JOIN sadie_gtm.golden_hotels g ON g.hotel_id = h.id
- WHERE h.region = %(region)s AND h.status = ANY(%(launched)s) AND d.merged_into IS NULL
- ORDER BY h.city NULLS LAST, d.hotel_id, d.confidence DESC, d.id
 """
+_LEADS = _LEAD_COLUMNS + """ WHERE h.region = %(region)s AND h.status = ANY(%(launched)s)
+ ORDER BY h.city NULLS LAST, h.score DESC NULLS LAST, h.id"""
+_PEOPLE = _PEOPLE_COLUMNS + """ WHERE h.region = %(region)s AND h.status = ANY(%(launched)s) AND d.merged_into IS NULL
+ ORDER BY h.city NULLS LAST, d.hotel_id, d.confidence DESC, d.id"""
+# the leads page's export: these hotels, whatever their status, in the page's order
+_LEADS_OF = _LEAD_COLUMNS + """ WHERE h.id = ANY(%(ids)s) ORDER BY array_position(%(ids)s::int[], h.id)"""
+_PEOPLE_OF = _PEOPLE_COLUMNS + """ WHERE d.hotel_id = ANY(%(ids)s) AND d.merged_into IS NULL
+ ORDER BY array_position(%(ids)s::int[], d.hotel_id), d.confidence DESC, d.id"""
+
+
+def rows_of_hotels(conn: psycopg.Connection, hotel_ids: Sequence[int]
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(lead rows, decision-maker rows) of these hotels, in their order: the workbook's columns."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        leads = cur.execute(_LEADS_OF, {"ids": list(hotel_ids)}).fetchall()
+        people = cur.execute(_PEOPLE_OF, {"ids": list(hotel_ids)}).fetchall()
+    return leads, people
 
 
 @dataclass(frozen=True)

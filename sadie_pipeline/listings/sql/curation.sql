@@ -158,3 +158,23 @@ SELECT li.last_seen_at::timestamptz, 'last seen in an import (job ' || li.last_j
  WHERE li.listing_id = %(listing)s AND li.last_seen_at IS NOT NULL
 ORDER BY 1 DESC NULLS LAST
 LIMIT 200;
+
+-- name: archive
+-- Archived: hidden for every DMO; migration 0048's trigger keeps it so against imports and restores.
+UPDATE public.listings SET listing_status = 'archived', listing_visible = false, updated_at = now()
+ WHERE id = %(listing)s AND listing_status NOT IN ('archived', 'merged')
+RETURNING id;
+
+-- name: archived_from
+-- The status and visibility the listing had when it was last archived.
+SELECT detail ->> 'status_before' AS status_before, (detail ->> 'visible_before')::boolean AS visible_before
+  FROM pipeline.listing_changes
+ WHERE listing_id = %(listing)s AND change = 'archive' AND detail ->> 'status_before' <> 'archived'
+ ORDER BY id DESC LIMIT 1;
+
+-- name: unarchive
+-- The one write the trigger lets take a listing out of 'archived' (sadie.unarchive, this transaction only).
+SELECT set_config('sadie.unarchive', 'on', true);
+UPDATE public.listings SET listing_status = %(status)s, listing_visible = %(visible)s, updated_at = now()
+ WHERE id = %(listing)s AND listing_status = 'archived';
+SELECT set_config('sadie.unarchive', 'off', true);

@@ -2,7 +2,8 @@
 
 -- name: list
 SELECT d.slug, d.name, d.source_type, c.version AS config_version, c.schedule,
-       (SELECT count(*) FROM public.listing_info li WHERE li.dmo_id = d.id AND li.info_visible) AS live_listings,
+       (SELECT count(*) FROM public.listing_info li JOIN public.listings l ON l.id = li.listing_id
+         WHERE li.dmo_id = d.id AND li.info_visible AND l.listing_status <> 'archived') AS live_listings,
        (SELECT max(j.created_at) FROM pipeline.jobs j WHERE j.dmo_id = d.id) AS last_job_at
   FROM public.dmos d LEFT JOIN pipeline.configs c ON c.dmo_id = d.id AND c.data_domain = 'listings'
  ORDER BY d.slug;
@@ -39,5 +40,5 @@ UPDATE pipeline.jobs SET stage = %(stage)s, status = %(status)s, error_summary =
 -- config, for the pull sensor (listings/pull_schedule.py).
 SELECT d.slug, c.schedule, c.config_params
   FROM public.dmos d JOIN pipeline.configs c ON c.dmo_id = d.id AND c.data_domain = 'listings'
- WHERE c.schedule <> 'manual'
+ WHERE c.schedule <> 'manual' AND d.active  -- a deactivated DMO pulls nothing until reactivated
  ORDER BY d.slug;

@@ -3,12 +3,14 @@
 -- (locked FOR KEY SHARE here, as each per-row check would).
 
 -- name: allowed
--- The role may set session_replication_role, and no table has a trigger of its own (it would be
--- skipped too; foreign-key triggers are internal).
+-- The role may set session_replication_role, and no table has an insert trigger of its own (it would
+-- be skipped too; foreign-key triggers are internal). Only inserts run without triggers, so an update
+-- trigger (migration 0048's on listings) is not one (tgtype bit 4: INSERT).
 SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
        OR (current_setting('server_version_num')::int >= 150000
            AND has_parameter_privilege('session_replication_role', 'SET')),
-       NOT EXISTS (SELECT 1 FROM pg_trigger WHERE NOT tgisinternal AND tgrelid = ANY(%(tables)s::regclass[]));
+       NOT EXISTS (SELECT 1 FROM pg_trigger WHERE NOT tgisinternal AND tgrelid = ANY(%(tables)s::regclass[])
+                     AND (tgtype::int & 4) <> 0);
 
 -- name: lock_job
 SELECT id FROM pipeline.jobs WHERE id = %(job)s FOR KEY SHARE;

@@ -1,8 +1,11 @@
 """The JSON API. /v1/listings: read-only, for the company's sites and apps, with an API key (header
 X-API-Key) and a rate limit per key; text, city, category, bounding box and updated_since filters,
 cursor pagination and ETags; e-mails, phones and URLs as the field rules serve them (null when they
-refuse one). /v1/admin/listings: a logged-in user (session cookie and X-CSRF-Token), the listing
-pages' actions, with the same field rules and DMO scope. OpenAPI at /docs (logged in)."""
+refuse one). A key of one DMO reads the listings that DMO shows, with that DMO's records only; a key
+of every DMO, every visible listing. Images are the stored copies (original and variants, with their
+sizes), served by /v1/images with the key. /v1/admin/listings: a logged-in user (session cookie and
+X-CSRF-Token), the listing pages' actions, with the same field rules and DMO scope. OpenAPI at /docs
+(logged in)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,9 @@ import base64
 import datetime as dt
 import hashlib
 import json
+import mimetypes
+from collections.abc import Iterator
+from contextlib import ExitStack
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -17,9 +23,10 @@ import orjson
 from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 
 from sadie_pipeline.core import listing_fields as rules
+from sadie_pipeline.core.served_images import ORIGINAL, served_name, variant_sizes
 from sadie_pipeline.listings import curation
 from sadie_pipeline.web import api_models as m
 from sadie_pipeline.web import listing_edits as edits
@@ -27,7 +34,7 @@ from sadie_pipeline.web.auth import Reviewer, Throttle, Viewer, check_dmo, csrf_
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.listing_search import like_pattern, search
 from sadie_pipeline.web.queries import rows
-from sadie_pipeline.web.routes.listings import listing_page_data, record_of
+from sadie_pipeline.web.routes.listings import _stored_key, listing_page_data, record_of
 from sadie_pipeline.web.users import ApiKey, User, api_key
 
 router = APIRouter()
@@ -84,22 +91,34 @@ _CONTACT = tuple(m.Contact.model_fields)
 _LOCATION = tuple(m.Location.model_fields)
 
 
-def _listings(request: Request, params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Listings shaped as m.Listing (plain dicts: serialised straight to JSON, no model per row)."""
+def _listings(request: Request, key: ApiKey, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Listings shaped as m.Listing (plain dicts: serialised straight to JSON, no model per row), in
+    the key's DMO scope."""
+    params = {**params, "dmo_id": key.dmo_id}
     with connection(request) as conn:
-        found = rows(conn, "api", "listings", params)
-        records = rows(conn, "api", "records", {"ids": [r["id"] for r in found]}) if found else []
+        found = rows(conn, "api", "listings" if key.dmo_id is None else "dmo_listings", params)
+        records = rows(conn, "api", "records", {"ids": [r["id"] for r in found], "dmo_id": key.dmo_id}) \
+            if found else []
     regions = {r["id"]: edits.region(r) for r in found}
+    base = str(request.base_url).rstrip("/")
     by_listing: dict[int, list[dict[str, Any]]] = {}
     for r in records:
         contact = rules.served_contact({k: r["contact_name" if k == "name" else k] for k in _CONTACT},
                                        regions[r["listing_id"]])
-        images = [url for url in map(rules.served_url, r["images"]) if url]
+        images = [_image(base, im) for im in r["images"]]
         by_listing.setdefault(r["listing_id"], []).append(
             {"dmo": r["dmo"], "description": r["description"], "contact": contact, "images": images,
              "hours": r["hours"]})
     return [{"id": r["id"], "name": r["name"], "category": r["category"], "updated_at": r["updated_at"],
              "location": {k: r[k] for k in _LOCATION}, "records": by_listing.get(r["id"], [])} for r in found]
+
+
+def _image(base: str, image: dict[str, Any]) -> dict[str, Any]:
+    """A stored image as m.Image: this API's addresses of its original and variants, with their sizes."""
+    url = f"{base}/v1/images/{image['id']}/"
+    return {"id": image["id"], "url": url + ORIGINAL, "width": image["width"], "height": image["height"],
+            "variants": [{"name": name, "url": url + name, "width": w, "height": h}
+                         for name, w, h in variant_sizes(image["width"], image["height"], image["variants"])]}
 
 
 def _with_etag(request: Request, payload: Any) -> Response:
@@ -129,7 +148,7 @@ def list_listings(request: Request, key: Annotated[ApiKey, Depends(require_key)]
         else updated_since
     params = {"after": _after(cursor), "id": None, "name_like": like_pattern(q), "city": city or None,
               "category": category or None, "since": since, "limit": limit + 1, **_bbox(bbox)}
-    found = _listings(request, params)
+    found = _listings(request, key, params)
     return _with_etag(request, {"data": found[:limit],
                                 "next_cursor": _cursor(found[limit - 1]["id"]) if len(found) > limit else None})
 
@@ -138,10 +157,51 @@ def list_listings(request: Request, key: Annotated[ApiKey, Depends(require_key)]
 def get_listing(request: Request, listing_id: int, key: Annotated[ApiKey, Depends(require_key)]) -> Response:
     params = {"after": 0, "id": listing_id, "name_like": None, "city": None, "category": None, "since": None,
               "limit": 1, **_bbox(None)}
-    found = _listings(request, params)
+    found = _listings(request, key, params)
     if not found:
         raise HTTPException(404, f"no visible listing {listing_id}")
     return _with_etag(request, found[0])
+
+
+# The app's own URL streams the stored object, rather than a presigned S3 URL: it works on the local
+# folder store too, the key (and its DMO scope and rate limit) is checked on every image, and the
+# listing's addresses stay the same from one request to the next, so its ETag does too.
+_IMAGE_CACHE = "private, max-age=86400"  # an object's key is made from its source URL: its bytes do not change
+_CHUNK = 256 * 1024
+
+
+@router.get("/v1/images/{image_id}/{variant}", tags=["listings"],
+            responses={200: {"content": {"image/jpeg": {}}, "description": "the stored image"}})
+def image(request: Request, image_id: int, variant: str, key: Annotated[ApiKey, Depends(require_key)]) -> Response:
+    """A stored image (`original`, or a variant's name such as `medium` or `thumb`) of a listing the
+    key reads, from the object store."""
+    if not served_name(variant):
+        raise HTTPException(404, f"no image {image_id}/{variant[:40]}")
+    with connection(request) as conn:
+        row = next(iter(rows(conn, "api", "image", {"image": image_id, "dmo_id": key.dmo_id})), None)
+    uri = None if row is None else row["canonical_url"] if variant == ORIGINAL else (row["variants"] or {}).get(variant)
+    store = request.app.state.store
+    object_key = _stored_key(store, uri) if uri else None
+    if object_key is None:
+        raise HTTPException(404, f"no image {image_id}/{variant}")
+    etag = '"' + hashlib.sha256(object_key.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": _IMAGE_CACHE}
+    if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=headers)
+    stack = ExitStack()
+    try:
+        stream = stack.enter_context(store.open_read(object_key))
+    except FileNotFoundError:
+        stack.close()
+        raise HTTPException(404, f"image {image_id}/{variant} is not in the object store") from None
+    media_type = "image/jpeg" if variant != ORIGINAL else mimetypes.guess_type(object_key)[0] or "image/jpeg"
+    return StreamingResponse(_chunks(stream, stack), media_type=media_type, headers=headers)
+
+
+def _chunks(stream: Any, stack: ExitStack) -> Iterator[bytes]:
+    with stack:
+        while chunk := stream.read(_CHUNK):
+            yield chunk
 
 
 # --- admin: a logged-in user, the same actions as the listing pages ---------------------------------

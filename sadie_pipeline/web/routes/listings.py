@@ -1,5 +1,6 @@
-"""Listings: search (name, city, DMO; paged), a listing with its DMO records, location, contacts,
-hours, image thumbnails, history and approved deletions, and the hand changes of web/listing_edits.py
+"""Listings: search (name, city, DMO, status, category, region; paged) with the counts by status, a
+listing with its DMO records, location, contacts, hours, image thumbnails, its timeline (what each
+import changed, people's changes) and approved deletions, and the hand changes of web/listing_edits.py
 and listings/curation.py (edit with field errors and clears, visibility, merge, unmerge, restore)."""
 
 from __future__ import annotations
@@ -10,33 +11,42 @@ from urllib.parse import unquote
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from sadie_pipeline.core import listing_timeline as timeline
+from sadie_pipeline.core.categories import VOCABULARY
 from sadie_pipeline.listings import curation
 from sadie_pipeline.web import listing_edits as edits
 from sadie_pipeline.web.auth import Forbidden, Reviewer, Viewer, check_dmo
 from sadie_pipeline.web.db import connection
-from sadie_pipeline.web.listing_search import STATUSES, search
+from sadie_pipeline.web.listing_search import STATUSES, Filters, regions, search, status_counts
 from sadie_pipeline.web.pages import flash_url, redirect, render
 from sadie_pipeline.web.queries import one, rows
 from sadie_pipeline.web.users import User
 
 router = APIRouter(include_in_schema=False)
+CATEGORIES = sorted(VOCABULARY)  # the category filter's suggestions (a group takes its subtypes)
 
 
 @router.get("/listings", response_class=HTMLResponse)
 def listings(request: Request, user: Viewer, q: str | None = None, city: str | None = None, dmo: str | None = None,
-             status: str | None = None, after: Annotated[int, Query(ge=0)] = 0) -> Response:
+             status: str | None = None, category: str | None = None, region: str | None = None,
+             after: Annotated[int, Query(ge=0)] = 0) -> Response:
     limit = request.app.state.settings.page_size
-    found = search(request, user, q=q, city=city, dmo=dmo, status=status, after=after, limit=limit + 1)
+    filters = Filters.of({"q": q, "city": city, "dmo": dmo, "category": category, "region": region})
+    found = search(request, user, q=q, city=city, dmo=dmo, status=status, category=category, region=region,
+                   after=after, limit=limit + 1)
+    counts = status_counts(request, user, filters)
     with connection(request) as conn:
         dmos = rows(conn, "sources", "slugs", {"dmos": user.dmo_filter})
     return render(request, "listings.html", found=found[:limit], more=len(found) > limit,
                   next_after=found[limit - 1]["id"] if len(found) > limit else None, statuses=STATUSES,
-                  dmos=[d["slug"] for d in dmos])
+                  dmos=[d["slug"] for d in dmos], counts=counts, total=sum(counts.values()),
+                  regions=regions(request, user), categories=CATEGORIES)
 
 
 def listing_page_data(request: Request, user: User, listing_id: int) -> dict[str, Any]:
-    """The listing as `user` may see it: its records, history and approved deletions of the user's DMOs;
-    `shared` when other DMOs have records of it too (the user then changes only its own records)."""
+    """The listing as `user` may see it: its records, history (what each import changed, people's
+    changes; core/listing_timeline.py) and approved deletions of the user's DMOs; `shared` when other
+    DMOs have records of it too (the user then changes only its own records)."""
     scope = {"listing": listing_id, "dmos": user.dmo_filter}
     with connection(request) as conn:
         listing = one(conn, "listings", "listing", {"listing": listing_id})
@@ -45,12 +55,15 @@ def listing_page_data(request: Request, user: User, listing_id: int) -> dict[str
         records = rows(conn, "listings", "records", {"listing": listing_id})
         merged_here = rows(conn, "listings", "merged_here", {"listing": listing_id})
         history = rows(conn, "listings", "history", scope)
+        versions = rows(conn, "listings", "versions", scope)
         deletions = rows(conn, "listings", "approved_deletions", scope)
     if user.dmos and not any(user.sees_dmo(r["dmo"]) for r in records):
         raise Forbidden(f"listing {listing_id} has no record of your DMOs")
     mine = [r for r in records if user.sees_dmo(r["dmo"])]
     return {"listing": listing, "records": edits.served_records(mine, listing), "merged_here": merged_here,
-            "history": edits.readable_history(history), "approved_deletions": deletions,
+            "history": timeline.merged(timeline.import_events(timeline.Version(**v) for v in versions),
+                                       edits.readable_history(history)),
+            "approved_deletions": deletions,
             "shared": edits.shared_beyond(user, [r["dmo"] for r in records])}
 
 
@@ -72,7 +85,7 @@ def _editor(user: User) -> curation.Editor:
     return curation.Editor(user.name, user.id)
 
 
-def _act(request: Request, listing_id: int, action) -> Response:
+def act_on_listing(request: Request, listing_id: int, action) -> Response:
     """Runs a curation action (the listing's page data already checked); back to its page with what happened."""
     try:
         with connection(request) as conn:
@@ -113,7 +126,7 @@ def edit(request: Request, user: Reviewer, listing_id: int, name: Text = None, c
     checked = edits.check_listing(page["listing"], given, clear or [])
     if checked.errors:
         return _refused(request, page, edits.FormState("listing", given, frozenset(clear or []), checked.errors))
-    return _act(request, listing_id, lambda conn: edits.saved_message(
+    return act_on_listing(request, listing_id, lambda conn: edits.saved_message(
         edits.apply_listing(conn, page["listing"], checked.changes, _editor(user))))
 
 
@@ -130,7 +143,7 @@ def edit_record(request: Request, user: Reviewer, listing_id: int, info_id: int,
     checked = edits.check_record(page["listing"], record, given, clear or [])
     if checked.errors:
         return _refused(request, page, edits.FormState(str(info_id), given, frozenset(clear or []), checked.errors))
-    return _act(request, listing_id, lambda conn: edits.saved_message(
+    return act_on_listing(request, listing_id, lambda conn: edits.saved_message(
         edits.apply_record(conn, listing_id, record, checked.changes, _editor(user))))
 
 
@@ -143,7 +156,7 @@ def visibility(request: Request, user: Reviewer, listing_id: int, visible: Annot
         if info_id is not None:
             check_dmo(user, curation.info_dmo(conn, listing_id, info_id))
         return edits.set_visibility(conn, page, visible, info_id, _editor(user))
-    return _act(request, listing_id, action)
+    return act_on_listing(request, listing_id, action)
 
 
 @router.post("/listings/{listing_id}/merge")
@@ -154,7 +167,7 @@ def merge(request: Request, user: Reviewer, listing_id: int, into: Annotated[int
     def action(conn):
         moved = curation.merge(conn, listing_id, into, _editor(user))
         return f"merged into listing {into}: {len(moved['moved_records'])} DMO record(s) moved"
-    return _act(request, listing_id, action)
+    return act_on_listing(request, listing_id, action)
 
 
 @router.post("/listings/{listing_id}/unmerge")
@@ -164,7 +177,7 @@ def unmerge(request: Request, user: Reviewer, listing_id: int) -> Response:
     def action(conn):
         into = curation.unmerge(conn, listing_id, _editor(user))
         return f"unmerged from listing {into}: its records are back"
-    return _act(request, listing_id, action)
+    return act_on_listing(request, listing_id, action)
 
 
 @router.get("/listings/images/{image_id}/thumb")

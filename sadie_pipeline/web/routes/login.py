@@ -9,10 +9,10 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from sadie_pipeline.core.passwords import MIN_LENGTH
-from sadie_pipeline.web.auth import Admin, Viewer, start_session
+from sadie_pipeline.web.auth import Admin, SignedIn, start_session
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.pages import flash_url, redirect, render
-from sadie_pipeline.web.users import Grant, UserError, add_user, authenticate, list_users, remove_user
+from sadie_pipeline.web.users import Grant, Role, UserError, add_user, authenticate, list_users, remove_user
 
 router = APIRouter(include_in_schema=False)
 
@@ -57,8 +57,8 @@ def logout(request: Request) -> Response:
 
 
 @router.get("/")
-def home(user: Viewer) -> Response:
-    return redirect("/review")
+def home(user: SignedIn) -> Response:
+    return redirect("/leads" if user.role is Role.SALES else "/review")
 
 
 @router.get("/users", response_class=HTMLResponse)

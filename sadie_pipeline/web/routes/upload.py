@@ -73,6 +73,10 @@ def upload(request: Request, user: Reviewer, dmo: Annotated[str, Form()], file: 
         return render(request, "upload.html", status_code=422, dmos=_dmos(request, user), chosen=dmo, problem=problem)
     with connection(request) as conn:
         get_dmo(conn, dmo)
+        active = one(conn, "upload", "dmo_active", {"dmo": dmo})
+    if active is not None and not active["active"]:
+        return render(request, "upload.html", status_code=409, dmos=_dmos(request, user), chosen=dmo,
+                      problem=f"{dmo} is deactivated: reactivate it on its source page before uploading")
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", PurePath(file.filename or "upload.csv").name)[-120:]
     name = f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{safe}"
     key = f"{UPLOAD_PREFIX}/{dmo}/{name}"

@@ -137,3 +137,40 @@ UPDATE public.contact_info c SET international_phone = %(international_phone)s, 
 -- name: log_clear
 INSERT INTO pipeline.listing_changes (listing_id, listing_info_id, change, detail, changed_by)
 VALUES (%(listing)s, %(info)s, 'edit', %(detail)s, %(by)s);
+
+-- name: versions
+-- Each version of the listing's DMO records that an import applied (a promoted staged row, with
+-- its job), oldest first: the record's staged rows are found by its source ids (the one it was
+-- created with, and those the bridge maps to it) through staging_listings_source_idx (sql/0050).
+-- Thin rows (unchanged records) are never applied, so never a version. Only the DMOs of %(dmos)s.
+WITH records AS (
+    SELECT li.id, li.dmo_id, d.slug, li.external_source_id
+      FROM public.listing_info li JOIN public.dmos d ON d.id = li.dmo_id
+     WHERE li.listing_id = %(listing)s AND (%(dmos)s::text[] IS NULL OR d.slug = ANY(%(dmos)s))),
+sources AS (
+    SELECT r.id AS info_id, r.dmo_id, r.slug, r.external_source_id AS source_id
+      FROM records r WHERE r.external_source_id IS NOT NULL
+    UNION
+    SELECT r.id, r.dmo_id, r.slug, b.source_id
+      FROM records r JOIN pipeline.bridge_source_target b
+        ON b.target_type = 'listing_info' AND b.target_id = r.id AND b.dmo_id = r.dmo_id),
+applied AS (
+    SELECT s.*, src.slug AS dmo
+      FROM sources src JOIN staging.listings s ON s.source_id = src.source_id AND s.dmo_id = src.dmo_id
+     WHERE s.promoted_at IS NOT NULL AND s.target_listing_info_id = src.info_id
+     ORDER BY s.promoted_at DESC, s.id DESC
+     LIMIT 500)
+SELECT a.target_listing_info_id AS info_id, a.dmo, a.job_id, a.promoted_at::timestamptz AS at, a.action,
+       j.source_name AS job_source, j.created_at::timestamptz AS job_created,
+       jsonb_build_object('name', a.name, 'category', a.category, 'google_place_id', a.google_place_id,
+                          'address1', a.address1, 'address2', a.address2, 'city', a.city, 'state', a.state,
+                          'zip', a.zip, 'country', a.country, 'lat', a.lat, 'lng', a.lng)
+       || jsonb_build_object('description', i.description, 'contact_name', i.contact_name, 'email', i.email,
+                             'local_phone', i.local_phone, 'international_phone', i.international_phone,
+                             'website_url', i.website_url, 'facebook_url', i.facebook_url,
+                             'instagram_url', i.instagram_url, 'twitter_url', i.twitter_url,
+                             'tripadvisor_url', i.tripadvisor_url, 'images', i.images, 'hours', i.hours,
+                             'start_date', i.start_date, 'end_date', i.end_date) AS fields
+  FROM applied a JOIN pipeline.jobs j ON j.id = a.job_id
+  LEFT JOIN staging.listing_info i ON i.id = a.id
+ ORDER BY a.promoted_at, a.id;

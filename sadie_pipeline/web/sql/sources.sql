@@ -1,9 +1,13 @@
--- Sources (routes/sources.py): each DMO with its config, last job, error rate and live listings.
+-- Sources (routes/sources.py): each DMO with its type, state (0047), config, last job, error rate and
+-- live listings.
 
 -- name: sources
-SELECT d.id, d.slug, d.name, d.source_type, d.dmo_type_id, c.version AS config_version, c.schedule, c.active,
+SELECT d.id, d.slug, d.name, d.source_type, d.dmo_type_id, c.version AS config_version, c.schedule, d.active,
        c.updated_at AS config_updated_at,
-       (SELECT count(*) FROM public.listing_info li WHERE li.dmo_id = d.id AND li.info_visible) AS live_listings,
+       -- an archived listing is live for no DMO (migration 0048)
+       (SELECT count(*) FROM public.listing_info li WHERE li.dmo_id = d.id AND li.info_visible
+           AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = li.listing_id AND l.listing_status = 'archived'))
+       AS live_listings,
        j.id AS last_job_id, j.stage AS last_stage, j.status AS last_status, j.created_at AS last_run_at,
        j.finished_at AS last_finished_at, j.error_summary AS last_error,
        (SELECT e.error_rate FROM pipeline.jobs e WHERE e.dmo_id = d.id AND e.error_rate IS NOT NULL

@@ -39,13 +39,21 @@ SELECT id, name, role, dmos, grants, session_version, password_hash FROM pipelin
 UPDATE pipeline.web_users SET password_hash = %(hash)s WHERE id = %(id)s;
 
 -- name: add_key
-INSERT INTO pipeline.api_keys (name, key_hash, requests_per_minute) VALUES (%(name)s, %(hash)s, %(rpm)s) RETURNING id;
+INSERT INTO pipeline.api_keys (name, key_hash, requests_per_minute, dmo) VALUES (%(name)s, %(hash)s, %(rpm)s, %(dmo)s)
+RETURNING id;
 
 -- name: list_keys
-SELECT id, name, requests_per_minute, created_at, revoked_at FROM pipeline.api_keys ORDER BY name;
+SELECT id, name, requests_per_minute, dmo, created_at, revoked_at FROM pipeline.api_keys ORDER BY name;
 
 -- name: revoke_key
 UPDATE pipeline.api_keys SET revoked_at = now() WHERE name = %(name)s AND revoked_at IS NULL RETURNING id;
 
 -- name: key_by_hash
-SELECT id, name, requests_per_minute FROM pipeline.api_keys WHERE key_hash = %(hash)s AND revoked_at IS NULL;
+-- A DMO's key whose DMO is gone reads nothing: it is no key (never a key of every DMO).
+SELECT k.id, k.name, k.requests_per_minute, k.dmo, d.id AS dmo_id
+  FROM pipeline.api_keys k LEFT JOIN public.dmos d ON d.slug = k.dmo
+ WHERE k.key_hash = %(hash)s AND k.revoked_at IS NULL AND (k.dmo IS NULL OR d.id IS NOT NULL);
+
+-- name: forget_key
+-- The demo's key, replaced on every demo run (a revoked key keeps its name otherwise).
+DELETE FROM pipeline.api_keys WHERE name = %(name)s;
