@@ -223,7 +223,8 @@ def inbox_sensor_request(instance: DagsterInstance, database: Database, store: O
 
     from sadie_pipeline.hotels.intake import hotel_inbox_sensor
 
-    context = build_sensor_context(instance=instance, resources={"database": database, "object_store": store})
-    requests = [r for r in hotel_inbox_sensor(context).run_requests if r.partition_key == DEMO_REGION]
+    # a `with`: the database resource has a teardown (it writes the step's spend), so it is a context manager
+    with build_sensor_context(instance=instance, resources={"database": database, "object_store": store}) as context:
+        requests = [r for r in hotel_inbox_sensor(context).run_requests if r.partition_key == DEMO_REGION]
     return {**requests[0].tags, SENSOR_NAME_TAG: hotel_inbox_sensor.name,
             RUN_KEY_TAG: requests[0].run_key} if requests else {}

@@ -85,7 +85,7 @@ class UsageRecordingDatabase(Database):
             logger.warning("service usage not recorded (kept for the next step): %s", str(exc)[:300])
             return
         if written:
-            logger.info("service usage recorded for %d service(s)", written)
+            logger.debug("service usage recorded for %d service(s)", written)
 
 
 def usage_on(conn: psycopg.Connection, day: dt.date) -> list[dict[str, Any]]:
