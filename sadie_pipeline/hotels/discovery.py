@@ -121,10 +121,10 @@ def dmo_lodging(conn: psycopg.Connection, region: str, cities: Sequence[str]) ->
     }, None) for (lid, name, category, address, city, state, zip_code, lat, lng, place_id, phone, website) in rows]
 
 
-def csv_hotels(store: ObjectStore, region: str, cities: Sequence[str]) -> list[tuple[str, dict[str, Any], str]]:
-    """Hotel lists dropped under inbox/hotels/{region}/ (columns as CSV_COLUMNS)."""
+def csv_hotels(store: ObjectStore, region: str, cities: Sequence[str]) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Hotel lists dropped under inbox/hotels/{region}/ (columns as CSV_COLUMNS), row by row: a
+    list of 100,000 hotels streams into save_sources' COPY, never held."""
     wanted = {c.lower() for c in cities}
-    out = []
     for key in store.list_keys(csv_inbox_prefix(region)):
         with store.open_read(key) as fh:
             for row in iter_records(fh, key):
@@ -138,8 +138,7 @@ def csv_hotels(store: ObjectStore, region: str, cities: Sequence[str]) -> list[t
                         record[coord] = None
                 ident = record["google_place_id"] or hashlib.sha1(
                     f"{record['name']}|{record['address']}|{record['city']}".lower().encode()).hexdigest()
-                out.append((f"csv:{ident}", record, key))
-    return out
+                yield f"csv:{ident}", record, key
 
 
 SourceRow = tuple[str, dict[str, Any], str | None]

@@ -86,10 +86,20 @@ async def fetch_sites(fetcher: WebsiteFetcher, store: ObjectStore, hotels: list[
         store.put_bytes(key, site.text.encode(), "text/plain; charset=utf-8")
         return SiteOutcome(hotel_id, city, "rendered" if fetched.via == "browser" else "fetched", text_key=key)
 
+    # lanes, not one task per hotel: a region's 10,000 sites are never all pending at once; twice
+    # the fetches in flight, so lanes waiting for the browser leave the fetcher's slots used
+    outcomes: list[SiteOutcome | None] = [None] * len(hotels)
+    taken = iter(range(len(hotels)))
+
+    async def lane() -> None:
+        for index in taken:
+            outcomes[index] = await one(*hotels[index])
+
     try:
-        result.outcomes = list(await asyncio.gather(*(one(*h) for h in hotels)))
+        await asyncio.gather(*(lane() for _ in range(min(2 * fetcher.max_concurrency, len(hotels)))))
     finally:
         await fetcher.aclose()
+    result.outcomes = [o for o in outcomes if o is not None]
     return result
 
 

@@ -13,6 +13,7 @@ from dagster import (
     MetadataValue,
     asset,
 )
+from pydantic import Field
 
 from sadie_pipeline.listings import previews, versions
 from sadie_pipeline.listings.checks import error_rate_result, error_rate_spec
@@ -22,7 +23,7 @@ from sadie_pipeline.listings.readers import UnreadableFileError
 from sadie_pipeline.listings.repository import Dmo, get_dmo, job_config
 from sadie_pipeline.listings.sources.http import SourceError
 from sadie_pipeline.listings.sources.pull import current_config, is_pulled, pull_source, pull_summary
-from sadie_pipeline.listings.stage import StageResult, stage_dmo
+from sadie_pipeline.listings.stage import MAX_WORKERS, StageResult, stage_dmo
 from sadie_pipeline.metadata import path_list
 from sadie_pipeline.partitions import dmo_partitions
 from sadie_pipeline.resources.database import Database
@@ -38,6 +39,13 @@ class ImportConfig(Config):
     """Who imported (0 for the pipeline itself)."""
     full_pull: bool = False
     """A pulled source (import.url): ask for every record, not only those changed since the last pull."""
+
+
+class StageRunConfig(Config):
+    # A run's setting, not the DMO's config: the workers change no staged row, and a DMO config
+    # that differs from the last import's turns off the reuse of its unchanged records.
+    workers: int | None = Field(default=None, ge=1, le=MAX_WORKERS, description=(
+        "worker processes transforming the job's files at once, each under 100 MB (None: one per core)"))
 
 
 class PromotionConfig(Config):
@@ -121,13 +129,14 @@ def _pulled(context: AssetExecutionContext, config: ImportConfig, database: Data
 
 @asset(partitions_def=dmo_partitions, group_name="listings", deps=[listing_raw_files], kinds={"postgres"},
        check_specs=[error_rate_spec("listing_stage")], code_version=versions.TRANSFORM_VERSION)
-def listing_stage(context: AssetExecutionContext, database: Database, object_store: ObjectStore) -> MaterializeResult:
+def listing_stage(context: AssetExecutionContext, config: StageRunConfig, database: Database,
+                  object_store: ObjectStore) -> MaterializeResult:
     """Transformed, validated, hashed and matched records in the staging tables, each with its action.
     Written in place with set-based SQL, not returned to an IO manager: a DMO's records stream
     through COPY and are matched against `public` inside the database, too many to hold as a value."""
     with database.connect() as conn:
         dmo = get_dmo(conn, context.partition_key)
-    result = stage_dmo(database, object_store, dmo, run_key(context), log=context.log.info)
+    result = stage_dmo(database, object_store, dmo, run_key(context), log=context.log.info, workers=config.workers)
     if result.job_id is None:
         return _nothing_staged(database, dmo, result.waiting)
     with database.connect() as conn:

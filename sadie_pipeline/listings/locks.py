@@ -1,10 +1,12 @@
 """Advisory locks in PostgreSQL: which step works on a DMO, which jobs a live process works on,
-and one promotion at a time. Session-level locks live as long as the connection holding them, so
-a process that dies loses them at once: a job whose lock is free has nobody working on it."""
+and one promotion's last step at a time. Session-level locks live as long as the connection
+holding them, so a process that dies loses them at once: a job whose lock is free has nobody
+working on it."""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
@@ -20,10 +22,15 @@ class LockSpace(IntEnum):
     """The first key of pg_advisory_lock(int, int); the second is the DMO's or the job's id."""
     DMO = 1         # the stage and promotion steps of a DMO, one at a time, and a raw step choosing its job
     JOB = 2         # held shared by every process working on the job (workers too)
-    PROMOTIONS = 3  # promotions of all DMOs, one at a time: each could match the other's new listings
+    PROMOTIONS = 3  # a promotion's last step (re-match of its new listings, commit): one at a time
     MATCH_KEYS = 4  # keying the listings for candidate lookup (pipeline.listing_match_keys), one at a time
+    # Held shared by a promotion from before it draws listing ids until it has committed, keyed below
+    # them: "listings the stage has not seen" are those above the lowest key held (jobs.sql, start_stage;
+    # promote.sql, listings_seen_now: both name the value 5).
+    NEW_LISTINGS = 5
 
 
+WAIT_LOGGED_S = 0.02   # shorter acquisitions are the round trip, not a wait
 _LOCK = "SELECT pg_advisory_lock(%s::int, %s::int)"
 _LOCK_SHARED = "SELECT pg_advisory_lock_shared(%s::int, %s::int)"
 _TRY_LOCK = "SELECT pg_try_advisory_lock(%s::int, %s::int)"
@@ -47,15 +54,19 @@ class Holder:
         self.conn.execute("SET lock_timeout = '1s'")
 
     def acquire(self, space: LockSpace, key: int, what: str, *, shared: bool = False) -> None:
-        said = False
+        said, started = False, time.monotonic()
         while True:
             try:
                 self.conn.execute(_LOCK_SHARED if shared else _LOCK, (space, key))
-                return
+                break
             except psycopg.errors.LockNotAvailable:
                 if not said:
                     self.log(f"waiting for {what}, held by {self.holders(space, key)}")
                     said = True
+        # Every wait past a round trip is said with its lock space: the run's log then tells how
+        # long it waited on each lock (benchmarks/production_day.py sums these lines).
+        if (waited := time.monotonic() - started) >= WAIT_LOGGED_S:
+            self.log(f"waited {waited:.3f} s for {what} (lock {space.name.lower()})")
 
     def try_acquire(self, space: LockSpace, key: int) -> bool:
         return self.conn.execute(_TRY_LOCK, (space, key)).fetchone()[0]

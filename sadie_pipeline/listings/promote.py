@@ -1,4 +1,12 @@
-"""Promote: approved staged rows into the public tables, all or nothing, one promotion at a time."""
+"""Promote: approved staged rows into the public tables, all or nothing.
+
+Promotions of different DMOs run at the same time; only their last step takes the promotions'
+lock, one at a time: the records that create listings are matched again against the listings
+other promotions committed meanwhile, the few that another created join its listing, and the
+transaction commits. Serialising only that step (not the whole transaction, nor locks per
+blocking key, which DMOs sharing 30 % of their places would all take together) keeps "concurrent
+promotions end as if run one after the other, in the order of their commits"; an unsure match
+there, or a deadlock, rolls back and runs again. benchmarks/promotion_locks.py measures it."""
 
 from __future__ import annotations
 
@@ -7,9 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.config import merge_policy_for
-from sadie_pipeline.listings import job_queue, trusted
+from sadie_pipeline.core.matching import Match, MatchRecord, lookup_keys, match_against
+from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
+from sadie_pipeline.listings import dmo_model, job_queue, trusted
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
 from sadie_pipeline.listings.matching import rematch_new_records
 from sadie_pipeline.listings.queries import run, sql, tune
@@ -18,6 +29,11 @@ from sadie_pipeline.listings.states import Action
 from sadie_pipeline.resources.database import Database
 
 _POLICY_TABLES = ("listings", "locations", "contact_info", "listing_info")
+# Tries of the last step before its re-match runs under the lock: each lets the lock go when
+# another promotion committed listings meanwhile (module docstring).
+_LAST_STEP_TRIES = 4
+# Tries of a whole promotion, each rolled back for a record the last step found needing a person.
+_TRIES = 5
 
 
 @dataclass
@@ -95,31 +111,154 @@ def _accept_errors(db: Database, jobs: list[int], by: str) -> list[int]:
 
 
 def promote_jobs(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int]) -> PromoteResult:
-    """Promotes the staged jobs and the rows people decided on, in one transaction, while holding
-    the promotions' lock: a promotion of another DMO could create the listing a new record is."""
-    holder.acquire(LockSpace.PROMOTIONS, 0, "another DMO's promotion")
+    """Promotes the staged jobs and the rows people decided on, in one transaction. Only its last
+    step holds the promotions' lock (module docstring). Should a record there need a person, or the
+    transaction meet another promotion's in a deadlock, it is rolled back and done again: its first
+    re-match then sees what the last step saw. No try holds the lock while it waits for a row lock
+    (a promotion waiting for the lock may hold that row): after _TRIES tries, it fails."""
+    floor = _hold_new_listings(holder)
     try:
-        with db.connect() as conn:
-            tune(conn)
-            params: dict[str, Any] = {"dmo": dmo.id, "staged_jobs": staged_jobs}
-            seen = conn.execute(sql("promote", "new_listings_since_stage"), params).fetchone() if staged_jobs else None
-            if seen is not None:
-                rematch_new_records(conn, params, job_config(conn, staged_jobs[-1]), after=seen[0])
-            run(conn, "promote", "promo_table")
-            run(conn, "promote", "take_batch", params)
-            batch = _Batch.read(conn)
-            if batch.jobs:
-                _apply(conn, job_config(conn, batch.jobs[-1]), batch, params)
-            params["jobs"] = sorted(set(batch.jobs) | set(staged_jobs))
-            run(conn, "promote", "finish_jobs", params)
-            result = PromoteResult(promoted=dict(batch.actions), jobs=sorted(staged_jobs),
-                                   decided_jobs=sorted(set(batch.jobs) - set(staged_jobs)))
-            result.waiting_for_review = conn.execute(sql("promote", "waiting_for_review"), params).fetchone()[0]
-            result.live_listings = conn.execute(sql("promote", "live_listings"), params).fetchone()[0]
-            result.state_version = state_version(conn, dmo)
+        for _ in range(_TRIES):
+            try:
+                result = _promote(db, holder, dmo, staged_jobs)
+            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
+                continue
+            if result is not None:
+                return result
     finally:
-        holder.release(LockSpace.PROMOTIONS, 0)
+        holder.release(LockSpace.NEW_LISTINGS, floor, shared=True)
+    raise RuntimeError(f"the promotion of {dmo.slug} was rolled back {_TRIES} times, each time for a listing "
+                       "another DMO's promotion committed meanwhile: nothing of it was applied; run it again")
+
+
+def _hold_new_listings(holder: Holder) -> int:
+    """Says, until the promotion ends, that it may create listings with ids above the key it
+    returns (the listings' sequence now): a stage beginning meanwhile, or another promotion, takes
+    them as created after it (jobs.sql, start_stage; promote.sql, listings_seen_now)."""
+    floor = holder.conn.execute(sql("promote", "new_listings_floor")).fetchone()[0]
+    holder.acquire(LockSpace.NEW_LISTINGS, floor, "the new listings' lock (shared, never held alone)", shared=True)
+    return floor
+
+
+def _promote(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int]) -> PromoteResult | None:
+    """The promotion's transaction; None when it was rolled back because its last steps could not
+    end it (_last_steps)."""
+    with db.connect() as conn:
+        tune(conn)
+        params: dict[str, Any] = {"dmo": dmo.id, "staged_jobs": staged_jobs}
+        # before the first re-match: whatever it does not see is above this
+        params["since"] = _seen_now(conn)
+        run(conn, "promote", "considered_table", params)
+        seen = conn.execute(sql("promote", "new_listings_since_stage"), params).fetchone() if staged_jobs else None
+        if seen is not None:
+            rematch_new_records(conn, params, job_config(conn, staged_jobs[-1]), after=seen[0])
+        run(conn, "promote", "promo_table")
+        run(conn, "promote", "take_batch", params)
+        batch = _Batch.read(conn)
+        if batch.jobs:
+            _apply(conn, job_config(conn, batch.jobs[-1]), batch, params)
+        params["jobs"] = sorted(set(batch.jobs) | set(staged_jobs))
+        run(conn, "promote", "finish_jobs", params)
+        if not batch.l_insert:  # creating no listing, it cannot create another's
+            conn.commit()
+        elif not _last_steps(conn, holder, params, job_config(conn, batch.jobs[-1])):
+            conn.rollback()
+            return None
+        result = PromoteResult(promoted=dict(batch.actions), jobs=sorted(staged_jobs),
+                               decided_jobs=sorted(set(batch.jobs) - set(staged_jobs)))
+        result.waiting_for_review = conn.execute(sql("promote", "waiting_for_review"), params).fetchone()[0]
+        result.live_listings = conn.execute(sql("promote", "live_listings"), params).fetchone()[0]
+        result.state_version = state_version(conn, dmo)
     return result
+
+
+def _seen_now(conn: psycopg.Connection) -> int:
+    return conn.execute(sql("promote", "listings_seen_now")).fetchone()[0]
+
+
+def _last_steps(conn: psycopg.Connection, holder: Holder, params: dict[str, Any], config: dict[str, Any]) -> bool:
+    """The batch's new listings matched against those other promotions committed since the first
+    re-match, without the lock; then, under the promotions' lock, the commit, unless one more came
+    meanwhile: then the lock goes, the new ones are matched, and the lock is taken again (the last
+    time, they are matched under it). A listing another created is dropped and its records join the
+    other's. False (nothing committed) when such a match needs a person or is second best for its
+    listing, or when the dropped rows could not be deleted without their per-row checks."""
+    keys: list[str] = []
+    for attempt in range(_LAST_STEP_TRIES):
+        later = _seen_now(conn)  # read before the re-match: whatever it does not see is above this
+        if _fresh(conn, params) and not _rematched(conn, params, config, keys):
+            return False
+        params["since"] = later
+        holder.acquire(LockSpace.PROMOTIONS, 0, "another DMO's promotion's last step")
+        try:
+            if not _fresh(conn, params) or attempt == _LAST_STEP_TRIES - 1:
+                if not _rematched(conn, params, config, keys):
+                    return False
+                conn.commit()
+                return True
+        finally:
+            holder.release(LockSpace.PROMOTIONS, 0)
+    raise AssertionError("unreachable: the last try commits or gives up")
+
+
+def _fresh(conn: psycopg.Connection, params: dict[str, Any]) -> bool:
+    return conn.execute(sql("promote", "fresh_since"), params).fetchone()[0]
+
+
+def _rematched(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any], keys: list[str]) -> bool:
+    """The listings above `since` taken as seen, _rematch_since run when one is fresh, and the
+    listings it replaced dropped; False when that cannot be done here."""
+    if not _fresh(conn, params):
+        return True
+    run(conn, "promote", "consider", params)
+    repointed = _rematch_since(conn, params, config, keys)
+    if repointed is None:
+        return False
+    if repointed:
+        if not trusted.allowed(conn, ("public.listings", "public.locations")):
+            return False
+        with trusted.without_row_triggers(conn):
+            run(conn, "promote", "drop_repointed", params)
+    return True
+
+
+def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any],
+                   keys: list[str]) -> int | None:
+    """The batch's records still creating a listing, matched against the listings above `since`
+    that are not the batch's own: by match hash, then fuzzily, by `keys` (empty: the records'
+    lookup keys, then kept in it); the matched ones repointed (repoint_rematched), their number
+    returned. None when a match is unsure or second best (what rematch_new_records would send to a
+    person): the caller rolls back."""
+    stage = config["stage"]
+    hashed = run(conn, "promote", "rematch_by_hash_since", params).rowcount
+    rows: list[MatchRecord] | None = None
+    if not keys:
+        rows = _unmatched(conn, params)
+        keys.extend(lookup_keys(rows) if rows else [])
+    found = conn.execute(sql("promote", "candidates_since"), {"keys": keys, "after": params["since"],
+                                                              "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
+    candidates = [MatchRecord.stored(r) for r in found]
+    matches: list[Match] = []
+    if candidates and (rows := _unmatched(conn, params) if rows is None else rows):
+        matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                                dmo_model.load(conn, params["dmo"]))
+    targets = [m.candidate_id for m in matches]
+    if len(set(targets)) < len(targets) or any(
+            m.certainty < stage["auto_match_threshold"] or m.review_reason for m in matches):
+        return None
+    if matches:
+        run(conn, "promote", "rematch_fuzzy", {
+            "ids": [m.record_id for m in matches], "targets": targets,
+            "certainties": [m.certainty for m in matches], "auto_match": stage["auto_match_threshold"],
+            "explanations": [Jsonb(m.explanation) for m in matches], "reasons": [m.review_reason for m in matches],
+            "second": [False] * len(matches)})
+    if hashed or matches:
+        run(conn, "promote", "repoint_rematched", params)
+    return hashed + len(matches)
+
+
+def _unmatched(conn: psycopg.Connection, params: dict[str, Any]) -> list[MatchRecord]:
+    return [MatchRecord.stored(r) for r in conn.execute(sql("promote", "unmatched_new_in_batch"), params)]
 
 
 def _apply(conn: psycopg.Connection, config: dict[str, Any], b: _Batch, params: dict[str, Any]) -> None:

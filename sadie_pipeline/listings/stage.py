@@ -31,6 +31,16 @@ from sadie_pipeline.settings import listings_fast_paths
 
 # A job with at least this many raw files to stage transforms them in worker processes.
 PARALLEL_FROM_FILES = 3
+# The most worker processes a stage may be given (each holds one file's records: under 100 MB).
+MAX_WORKERS = 32
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on (the machine's cores, unless pinned to fewer)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 @dataclass
@@ -60,7 +70,8 @@ def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = 
     to the run's own (run_key: the root run's id; without jobs of its own, the DMO's newest job).
     Before each, the earlier jobs their runs meant to promote are promoted, so that concurrent runs
     end where the same runs one after the other end. Returns the last job's result; when there was
-    no job to stage, StageResult(None) with the job waiting for promotion (its check is judged again)."""
+    no job to stage, StageResult(None) with the job waiting for promotion (its check is judged again).
+    `workers`: the processes transforming a job's files at once (None: default_workers())."""
     with holding_dmo(db, dmo.id, dmo.slug, "stage", log) as holder:
         by = f"by the stage of {dmo.slug}"
         job_queue.reap_dead_jobs(db, holder, dmo.id, by)
@@ -100,7 +111,7 @@ def stage_job(db: Database, store: ObjectStore, dmo: Dmo, job_id: int, holder: H
             run(conn, "jobs", "start_stage", {"job": job_id, "transform_version": versions.TRANSFORM_VERSION,
                                               "key_version": versions.KEY_VERSION})
             run(conn, "stage", "clear_unfinished_files", {"job": job_id})
-        return _stage_job(db, store, dmo, job_id, log, workers if workers is not None else min(2, os.cpu_count() or 1))
+        return _stage_job(db, store, dmo, job_id, log, workers if workers is not None else default_workers())
     except BaseException as exc:
         with db.connect() as conn:
             set_job_state(conn, job_id, stage=JobStage.STAGE, status=JobStatus.FAILED,
@@ -214,12 +225,14 @@ def _alongside_files(conn: psycopg.Connection, dmo: Dmo, job_id: int, reused: _R
 
 def _stage_files(job: JobContext, todo: list[FileTask], workers: int, log: Callable[[str], None],
                  meanwhile: Callable[[], None]) -> None:
-    """Stages the files, in worker processes when there are enough, while `meanwhile` runs on a
-    thread. When that fails, its error is the one raised."""
+    """Stages the files, in up to `workers` processes when there are enough, while `meanwhile` runs
+    on a thread. When that fails, its error is the one raised."""
+    # workers only for files with records to transform (not only thin rows and twins to copy), and
+    # no more than those files: a worker with no file would only cost its start
+    busy = sum(t.records > len(t.thin) + len(t.twins) for t in todo)
     with ExitStack() as stack:
-        # workers only for files with records to transform (not only thin rows and twins to copy)
-        if workers > 1 and sum(t.records > len(t.thin) + len(t.twins) for t in todo) >= PARALLEL_FROM_FILES:
-            staged: Any = stack.enter_context(worker_pool(job, workers)).map(stage_file_in_worker, todo)
+        if workers > 1 and busy >= PARALLEL_FROM_FILES:
+            staged: Any = stack.enter_context(worker_pool(job, min(workers, busy))).map(stage_file_in_worker, todo)
         else:
             init_worker(job)
             staged = map(stage_file_in_worker, todo)

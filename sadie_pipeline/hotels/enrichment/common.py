@@ -10,6 +10,7 @@ import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 import pandas as pd
@@ -37,7 +38,9 @@ from sadie_pipeline.core.enrichment.layers import (
     LAYER_WHOIS_HISTORY,
 )
 from sadie_pipeline.core.entity_resolution import website_parts
-from sadie_pipeline.core.hotel_status import DETECTED_OR_ENRICHED, DETECTED_OR_LATER, HotelStatus
+from sadie_pipeline.core.hotel_status import HotelStatus
+from sadie_pipeline.hotels.enrichment import pending
+from sadie_pipeline.hotels.enrichment.pending import pending_chunk, pending_params, run_streamed
 from sadie_pipeline.hotels.frames import layer_frame, layer_table, query_frame, region_table
 from sadie_pipeline.hotels.queries import run, sql
 from sadie_pipeline.metadata import report_partitions
@@ -170,30 +173,15 @@ def hotels_needing(conn: psycopg.Connection, region: str, layer_bit: int, config
                    tier: int = 1) -> list[dict[str, Any]]:
     """Detected hotels of the region on a tier-`tier` engine still missing the layer; with
     force_refresh also those that have it (only those older than stale_after_days when set); with
-    hotel_ids only those hotels, at any stage past detection (a re-run from a hotel's page)."""
-    rows = conn.execute(
-        """SELECT h.id, h.name, h.city, h.state, h.region, h.address, h.zip, h.phone, h.lat, h.lng, h.website,
-                  h.website_content_s3_path, h.google_place_id,
-                  coalesce(e.layers_completed, 0) AS layers_completed
-             FROM sadie_gtm.hotels h
-             JOIN sadie_gtm.hotel_booking_engines hbe ON hbe.hotel_id = h.id
-             JOIN sadie_gtm.booking_engines be ON be.id = hbe.booking_engine_id
-             LEFT JOIN sadie_gtm.hotel_owner_enrichment e ON e.hotel_id = h.id
-            WHERE h.region = %(region)s AND h.status = ANY(%(statuses)s) AND be.tier = %(tier)s
-              AND (cardinality(%(cities)s::text[]) = 0 OR lower(h.city) = ANY(%(cities)s))
-              AND (cardinality(%(ids)s::int[]) = 0 OR h.id = ANY(%(ids)s))
-              AND (coalesce(e.layers_completed, 0) & %(bit)s = 0
-                   OR %(force)s AND (%(stale)s = 0 OR coalesce((e.layer_updated_at ->> %(layer)s)::timestamptz,
-                                                              '-infinity') < now() - make_interval(days => %(stale)s)))
-            ORDER BY h.id""",
-        {"region": region, "statuses": list(DETECTED_OR_LATER if config.hotel_ids else DETECTED_OR_ENRICHED),
-         "tier": tier, "ids": list(config.hotel_ids),
-         "cities": [c.lower() for c in config.cities],
-         "force": config.force_refresh, "bit": layer_bit, "stale": config.stale_after_days,
-         "layer": LAYER_ASSETS.get(layer_bit, "")},
-    )
-    names = [d.name for d in rows.description]
-    return [dict(zip(names, r)) for r in rows.fetchall()]
+    hotel_ids only those hotels, at any stage past detection (a re-run from a hotel's page). All at
+    once: the layers that need them so (enrich_regions streams them in chunks)."""
+    return pending_chunk(conn, pending_params(region, layer_bit, LAYER_ASSETS.get(layer_bit, ""), config, tier=tier))
+
+
+def explain_pending(conn: psycopg.Connection, region: str, layer_bit: int, config: LayerConfig) -> list[str]:
+    """EXPLAIN of a layer's first pending chunk, as enrich_regions reads it."""
+    return pending.explain_pending(conn, pending_params(region, layer_bit, LAYER_ASSETS.get(layer_bit, ""), config,
+                                                       limit=pending.CHUNK_SIZE))
 
 
 def save_layer(conn: psycopg.Connection, hotel_id: int, layer_bit: int, layer: str, values: dict[str, Any],
@@ -308,18 +296,27 @@ class LayerFlush:
 def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, layer_bit: int, config: LayerConfig,
                    worker_for: Callable[[str, list[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[Any]]],
                    save: Callable[[psycopg.Connection, dict[str, Any], Any], None], *, concurrency: int,
-                   close: Callable[[], Awaitable[None]] | None = None) -> None:
-    """A layer over the regions of a run: the hotels needing it, the worker (built per region)
-    over them, their results saved in batches as they finish (with dead letters and status),
-    accumulated into `result`."""
+                   close: Callable[[], Awaitable[None]] | None = None, whole_region: bool = False) -> None:
+    """A layer over the regions of a run: the hotels needing it streamed in chunks through a
+    bounded queue (pending.py) to the worker (built per region and chunk: `worker_for(region,
+    chunk)`), their results saved in batches as they finish (with dead letters and status),
+    accumulated into `result`. `whole_region`: one chunk of all the region's hotels, for a layer
+    whose worker needs them together (licences match every hotel at once)."""
     used = track_guards()
     for region in regions:
-        with database.connect() as conn:
-            hotels = hotels_needing(conn, region, layer_bit, config)
         flush = LayerFlush(database, region, result.layer, layer_bit, save)
-        outcomes = run_layer(hotels, worker_for(region, hotels), concurrency=concurrency, close=close,
-                             on_outcome=flush)
-        if not hotels:  # status may still move (another layer completed the last required bit)
+        params = pending_params(region, layer_bit, LAYER_ASSETS.get(layer_bit, ""), config,
+                                limit=None if whole_region else pending.CHUNK_SIZE)
+
+        def read_chunk(after: int, params: dict[str, Any] = params) -> list[dict[str, Any]]:
+            if whole_region and after:  # one read: hotels detected since are not in its matching
+                return []
+            with database.connect() as conn:
+                return pending_chunk(conn, {**params, "after": after})
+
+        stats = pending.QueueStats()
+        outcomes = _run_streamed(read_chunk, partial(worker_for, region), concurrency, close, flush, stats)
+        if not stats.hotels:  # status may still move (another layer completed the last required bit)
             with database.connect() as conn:
                 flush.enriched += mark_enriched(conn, region)
         result.enriched[region] += flush.enriched
@@ -328,6 +325,24 @@ def enrich_regions(regions: Sequence[str], database: Any, result: LayerResult, l
         service, now = name.split(":", 1)[0], concurrency_now(name)
         known = result.concurrency.get(service)
         result.concurrency[service] = now if known is None or now is None else min(known, now)
+
+
+def _run_streamed(read_chunk: Callable[[int], list[dict[str, Any]]],
+                  worker_for: Callable[[list[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[Any]]],
+                  concurrency: int, close: Callable[[], Awaitable[None]] | None, flush: LayerFlush,
+                  stats: pending.QueueStats) -> list[ItemOutcome[Any]]:
+    """One region's streamed run in its own event loop (as run_layer), the last batch flushed."""
+    async def main() -> list[ItemOutcome[Any]]:
+        try:
+            outcomes = await run_streamed(read_chunk, worker_for, concurrency=concurrency, on_outcome=flush,
+                                          stats=stats)
+            await flush.flush()
+            return outcomes
+        finally:
+            if close is not None:
+                await close()
+
+    return asyncio.run(main())
 
 
 def hotel_domain(hotel: dict[str, Any]) -> str | None:

@@ -195,7 +195,7 @@ def licence_owners(context: AssetExecutionContext, config: LayerConfig, database
 
     enrich_regions(context.partition_keys, database, result, LAYER_GOV_DATA, config,
                    lambda region, hotels: _matcher(database, licence_registers, region, hotels, loads), save,
-                   concurrency=licence_registers.max_concurrency)
+                   concurrency=licence_registers.max_concurrency, whole_region=True)
     for region, files in loads.items():
         context.log.info(f"licence registers of {region}: {[asdict(f) for f in files]}")
     return layer_output(context, database, result, _figures)

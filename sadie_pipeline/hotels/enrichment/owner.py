@@ -13,7 +13,7 @@ the DAG's order is listed in `layer_assets.py`.
 
 Decision makers are upserted with the seed's ``ON CONFLICT (hotel_id, full_name, title)`` rule:
 COALESCE e-mail (a found address replaces a pattern guess), OR ``email_verified``, DISTINCT
-sources, GREATEST confidence. Every layer runs its hotels through `run_layer` (ok /
+sources, GREATEST confidence. Every layer streams its hotels through `enrich_regions` (ok /
 dead-lettered / skipped, none lost) and `finish_layer` (dead letters, status 3 = ENRICHED).
 """
 

@@ -15,12 +15,12 @@ from sadie_pipeline.hotels.assets import REGION_ASSET, booking_engine_detection
 from sadie_pipeline.hotels.enrichment.common import (
     LayerConfig,
     LayerResult,
-    hotels_needing,
     layer_asset,
     layer_output,
     mark_enriched,
     save_layer,
 )
+from sadie_pipeline.hotels.enrichment.pending import pending_chunks, pending_params
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.reliability import ItemOutcome
 
@@ -51,19 +51,22 @@ def attraction_proximity(context: AssetExecutionContext, config: LayerConfig,
     with database.connect() as conn:
         index = AttractionIndex(attractions(conn))
     for region in context.partition_keys:
+        outcomes: list[ItemOutcome[dict[str, Any]]] = []
+        params = pending_params(region, LAYER_PROXIMITY, "attraction_proximity", config)
+        # chunk by chunk, each saved in its own transaction: memory stays at a chunk, a kill keeps the chunks done
+        for hotels in pending_chunks(database, params):
+            with database.connect() as conn:
+                found = proximity_many(((h["id"], h["lat"], h["lng"]) for h in hotels if h["lat"] is not None),
+                                       index, max_nearest_km=NEAREST_WITHIN_KM)
+                for hotel in hotels:
+                    near: dict[str, Any] | None = found.get(hotel["id"])
+                    values = {} if not near else {
+                        "nearest_attraction": near["nearest_name"], "nearest_attraction_km": near["nearest_km"],
+                        "attractions_by_radius": near["counts_by_radius"]}
+                    save_layer(conn, hotel["id"], LAYER_PROXIMITY, "attraction_proximity", values, "dmo_listings",
+                               None, config.force_refresh)
+                    outcomes.append(ItemOutcome(f"hotel:{hotel['id']}", "ok", value=values, attempts=1))
         with database.connect() as conn:
-            hotels = hotels_needing(conn, region, LAYER_PROXIMITY, config)
-            outcomes: list[ItemOutcome[dict[str, Any]]] = []
-            found = proximity_many(((h["id"], h["lat"], h["lng"]) for h in hotels if h["lat"] is not None), index,
-                                   max_nearest_km=NEAREST_WITHIN_KM)
-            for hotel in hotels:
-                near: dict[str, Any] | None = found.get(hotel["id"])
-                values = {} if not near else {
-                    "nearest_attraction": near["nearest_name"], "nearest_attraction_km": near["nearest_km"],
-                    "attractions_by_radius": near["counts_by_radius"]}
-                save_layer(conn, hotel["id"], LAYER_PROXIMITY, "attraction_proximity", values, "dmo_listings",
-                           None, config.force_refresh)
-                outcomes.append(ItemOutcome(f"hotel:{hotel['id']}", "ok", value=values, attempts=1))
             result.enriched[region] += mark_enriched(conn, region)
         result.add(region, outcomes)
         result.skipped_reason = None if len(index) else "no DMO attractions with coordinates yet"

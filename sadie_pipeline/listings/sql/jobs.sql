@@ -64,13 +64,18 @@ SELECT j.id FROM pipeline.jobs j
 SELECT transform_version FROM pipeline.jobs WHERE id = %(job)s;
 
 -- name: start_stage
--- %(listings_seen)s: the newest listing when the stage began; promotion matches the job's new
--- records again against the listings created since (other DMOs' promotions). The versions are the
--- running code's: every row the job keeps was staged by it (stage.sql, clear_other_release).
+-- listings_seen_upto: the newest listing when the stage began, or lower, below the ids that promotions
+-- under way may still commit (promote.sql, listings_seen_now: the same expression); promotion matches
+-- the job's new records again against the listings above it (other DMOs' promotions). The versions are
+-- the running code's: every row the job keeps was staged by it (stage.sql, clear_other_release).
 UPDATE pipeline.jobs
    SET stage = 'stage', status = 'in_progress', error_summary = NULL, finished_at = NULL,
        transform_version = %(transform_version)s, key_version = %(key_version)s,
-       listings_seen_upto = (SELECT coalesce(max(id), 0) FROM public.listings)
+       listings_seen_upto = least((SELECT coalesce(max(id), 0) FROM public.listings),
+                                  (SELECT min(l.objid::bigint) FROM pg_locks l
+                                    WHERE l.locktype = 'advisory' AND l.classid = 5 AND l.objsubid = 2
+                                      AND l.database = (SELECT oid FROM pg_database
+                                                         WHERE datname = current_database())))
  WHERE id = %(job)s;
 
 -- name: staged

@@ -60,6 +60,128 @@ UPDATE staging.listings s
        AS m(id, target, certainty, second, explanation, reason)
  WHERE s.id = m.id;
 
+-- name: new_listings_floor
+-- Below every listing id a promotion starting now draws: the key of its NEW_LISTINGS lock (promote.py).
+SELECT greatest(last_value - 1, 0)::int FROM public.listings_id_seq;
+
+-- name: listings_seen_now
+-- Every listing this transaction does not see yet has an id above this: the newest listing it sees,
+-- or lower, below the ids a promotion under way may still commit (the keys of their NEW_LISTINGS
+-- locks, 5 in locks.py: each is taken before its holder draws an id and let go after it commits).
+SELECT least((SELECT coalesce(max(id), 0) FROM public.listings),
+             (SELECT min(l.objid::bigint) FROM pg_locks l
+               WHERE l.locktype = 'advisory' AND l.classid = 5 AND l.objsubid = 2
+                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())))::int;
+
+-- name: rematch_by_hash_since
+-- The last steps (promote.py, _rematch_since): a record of the batch that creates a listing and has the
+-- match hash of a listing another promotion committed since the last re-match (above %(since)s, not one
+-- of the batch's own) is that listing, as rematch_by_hash would have found had it come first. The few
+-- listings above %(since)s are joined to the batch, not the batch looked up one by one.
+UPDATE staging.listings s
+   SET target_listing_id = m.listing_id, l_action = 'unchanged', match_method = 'match_hash', certainty_score = 1
+  FROM (SELECT r.id, min(l.id) AS listing_id
+          FROM promo p JOIN staging.listings r ON r.id = p.id
+          JOIN public.listings l ON l.listing_match_hash = r.listing_match_hash
+         WHERE p.l_action = 'insert' AND r.review_status IS NULL AND l.id > %(since)s
+           AND l.listing_status <> 'merged'
+           AND l.id NOT IN (SELECT o.target_listing_id FROM promo o
+                             WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL)
+         GROUP BY r.id) m
+ WHERE s.id = m.id;
+
+-- name: unmatched_new_in_batch
+-- The batch's records that still create a listing, for fuzzy matching (as unmatched_new).
+SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
+       s.lng::float8, s.place_form
+  FROM promo p JOIN staging.listings s ON s.id = p.id
+  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
+                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
+ WHERE p.l_action = 'insert' AND s.l_action = 'insert' AND s.review_status IS NULL
+ ORDER BY s.id;
+
+-- name: considered_table
+-- The listings above the promotion's first %(since)s that a re-match of it has seen (other promotions').
+CREATE TEMP TABLE considered (id int PRIMARY KEY) ON COMMIT DROP;
+INSERT INTO considered SELECT id FROM public.listings WHERE id > %(since)s;
+
+-- name: fresh_since
+-- Whether another promotion committed a listing above %(since)s that no re-match of this one has seen.
+-- (NOT IN a subquery: hashed once, where NOT EXISTS could read promo once per listing.)
+SELECT EXISTS (SELECT 1 FROM public.listings l
+                WHERE l.id > %(since)s AND l.id NOT IN (SELECT c.id FROM considered c)
+                  AND l.id NOT IN (SELECT o.target_listing_id FROM promo o
+                                    WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL));
+
+-- name: consider
+-- Those listings, seen by the re-match that follows.
+INSERT INTO considered
+SELECT l.id FROM public.listings l
+ WHERE l.id > %(since)s
+   AND l.id NOT IN (SELECT o.target_listing_id FROM promo o WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL)
+ON CONFLICT (id) DO NOTHING;
+
+-- name: candidates_since
+-- match_keys.sql's candidates above %(after)s, but for the batch's own new listings: they are no
+-- listing the batch could match, nor did they exist for a promotion that came first (the blocks
+-- are counted without them).
+WITH hits AS (
+    SELECT m.key, m.listing_id FROM pipeline.listing_match_keys m
+     WHERE m.key = ANY(ARRAY(SELECT pipeline.place_key_hash(k) FROM unnest(%(keys)s::text[]) k))
+       AND m.listing_id > %(after)s
+       AND m.listing_id NOT IN (SELECT o.target_listing_id FROM promo o
+                                 WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL)
+), small AS (
+    SELECT key FROM hits GROUP BY key  -- a name word's hash ends in a 1 bit
+    HAVING count(*) <= CASE WHEN key & 1 = 1 THEN %(name_block)s ELSE %(max_block)s END
+)
+SELECT l.id, l.name, loc.address1, loc.city, loc.zip, c.phone, loc.state, c.website, loc.lat, loc.lng, k.form
+  FROM (SELECT DISTINCT listing_id FROM hits WHERE key IN (SELECT key FROM small)) h
+  JOIN public.listings l ON l.id = h.listing_id AND l.listing_status <> 'merged'
+  LEFT JOIN public.locations loc ON loc.id = l.location_id
+  LEFT JOIN pipeline.listing_match_keyed k ON k.listing_id = l.id
+  LEFT JOIN LATERAL (SELECT min(ci.international_phone) AS phone, min(ci.website_url) AS website
+                       FROM public.listing_info li JOIN public.contact_info ci ON ci.id = li.contact_info_id
+                      WHERE li.listing_id = l.id AND k.form IS NULL) c ON true
+ ORDER BY l.id;
+
+-- name: repoint_rematched
+-- The batch's records the last step matched to another promotion's listing: their listing_info rows
+-- (and their duplicates') moved to it, the bridge too; the listings they had created, with their
+-- locations and keys, gone. Nothing else refers to those: they are this transaction's own.
+DROP TABLE IF EXISTS repointed;
+CREATE TEMP TABLE repointed ON COMMIT DROP AS
+SELECT p.id, p.target_listing_id AS own_listing, s.target_listing_id AS listing, p.new_location_id,
+       s.certainty_score, s.match_method
+  FROM promo p JOIN staging.listings s ON s.id = p.id
+ WHERE p.l_action = 'insert' AND s.l_action = 'unchanged';
+ANALYZE repointed;  -- joined to promo below: hashed, not read once per row
+UPDATE staging.listings s SET target_listing_id = r.listing
+  FROM promo p JOIN repointed r ON r.own_listing = p.target_listing_id
+ WHERE s.id = p.id AND p.id <> r.id;
+UPDATE public.listing_info li SET listing_id = r.listing
+  FROM promo p JOIN repointed r ON r.own_listing = p.target_listing_id
+ WHERE li.id = p.target_listing_info_id AND li.listing_id = r.own_listing;
+UPDATE pipeline.bridge_source_target b
+   SET target_id = r.listing,
+       certainty_score = CASE WHEN p.id = r.id THEN coalesce(r.certainty_score, 1) ELSE b.certainty_score END
+  FROM promo p JOIN repointed r ON r.own_listing = p.target_listing_id
+ WHERE b.dmo_id = %(dmo)s AND b.source_id = p.source_id AND b.target_type = 'listing'
+   AND b.target_id = r.own_listing;
+UPDATE promo p SET target_listing_id = r.listing,
+                   l_action = CASE WHEN p.id = r.id THEN 'unchanged' ELSE p.l_action END,
+                   certainty_score = CASE WHEN p.id = r.id THEN r.certainty_score ELSE p.certainty_score END,
+                   match_method = CASE WHEN p.id = r.id THEN r.match_method ELSE p.match_method END
+  FROM repointed r WHERE p.target_listing_id = r.own_listing;
+DELETE FROM pipeline.listing_match_keys k USING repointed r WHERE k.listing_id = r.own_listing;
+DELETE FROM pipeline.listing_match_keyed k USING repointed r WHERE k.listing_id = r.own_listing;
+
+-- name: drop_repointed
+-- Their listings and locations (run without row triggers: the foreign keys' checks would each read
+-- listing_info whole, and repoint_rematched moved what referred to them).
+DELETE FROM public.listings l USING repointed r WHERE l.id = r.own_listing;
+DELETE FROM public.locations loc USING repointed r WHERE loc.id = r.new_location_id;
+
 -- name: take_batch
 -- The DMO's rows that may be promoted and are not yet: marked promoted, new ids drawn for what they
 -- insert (written to the staged row as its targets), their keys copied into promo. They are the rows

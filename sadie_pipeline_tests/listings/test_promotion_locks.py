@@ -1,0 +1,150 @@
+"""Promotions of several DMOs at the same time, each in a process of its own: only their last step
+takes the promotions' lock. DMOs sharing places end as the same promotions one after the other end
+(one listing per shared place), also when one is killed mid-promotion and run again; DMOs with
+other places do not wait for each other; a stage beginning while a promotion is under way takes
+that promotion's listings as created after it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from sadie_pipeline.listings.importer import import_inbox_file, inbox_prefix
+from sadie_pipeline.listings.promote import promote_dmo
+from sadie_pipeline.listings.repository import get_dmo, upsert_dmo
+from sadie_pipeline.listings.stage import stage_dmo
+from sadie_pipeline.resources.database import Database
+from sadie_pipeline.resources.object_store import ObjectStore
+from sadie_pipeline_tests.listings.helpers import until
+from sadie_pipeline_tests.listings.processes import CONFIG, end_state, jobs, listings_file, places, scratch_database
+
+pytestmark = pytest.mark.slow
+
+# One promotion, as the promotion step runs it, printing what it logs (its lock waits among them).
+_PROMOTE = """
+import sys
+from sadie_pipeline.listings.promote import promote_dmo
+from sadie_pipeline.listings.repository import get_dmo
+from sadie_pipeline.resources.database import Database
+db = Database(url=sys.argv[1])
+with db.connect() as conn:
+    dmo = get_dmo(conn, sys.argv[2])
+print("promoted", promote_dmo(db, dmo, log=lambda m: print(m, flush=True)).promoted, flush=True)
+"""
+
+
+def _promotion(url: str, slug: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", _PROMOTE, url, slug], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _finished(proc: subprocess.Popen) -> str:
+    out, _ = proc.communicate(timeout=180)
+    assert proc.returncode == 0, out
+    return out
+
+
+def _stage(url: str, root: Path, slug: str, rows: list[dict[str, str]]) -> None:
+    """The DMO registered (once), its file imported and staged, not promoted."""
+    root.mkdir(parents=True, exist_ok=True)
+    db, store = Database(url=url), ObjectStore(local_root=str(root / "objects"))
+    with db.connect() as conn:
+        dmo = upsert_dmo(conn, slug, slug.title(), CONFIG)
+    path = listings_file(root / f"{slug}-{len(rows)}.csv", rows)
+    key = f"{inbox_prefix(slug)}{path.name}"
+    store.put_file(key, path)
+    import_inbox_file(Database(url=url), store, dmo, key, promote=False)
+    stage_dmo(db, store, dmo)
+
+
+def _waiting(url: str) -> int:
+    with psycopg.connect(url) as conn:
+        return conn.execute("""SELECT count(*) FROM pg_stat_activity
+                                WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0]
+
+
+def _in_order(root: Path, staged: list[tuple[str, list[dict[str, str]]]], order: list[str]) -> dict[str, object]:
+    """The end state of the same stages, then the same promotions one after the other."""
+    with scratch_database() as url:
+        for slug, rows in staged:
+            _stage(url, root / "in-order", slug, rows)
+        db = Database(url=url)
+        for slug in order:
+            with db.connect() as conn:
+                dmo = get_dmo(conn, slug)
+            promote_dmo(db, dmo)
+        return end_state(url)
+
+
+def _shared_listings(url: str) -> tuple[int, int]:
+    """Listings holding both DMOs' records, and listings holding one DMO's record twice or more."""
+    with psycopg.connect(url) as conn:
+        return conn.execute("""SELECT count(*) FILTER (WHERE dmos = 2), count(*) FILTER (WHERE infos > dmos)
+                                 FROM (SELECT count(DISTINCT dmo_id) AS dmos, count(*) AS infos
+                                         FROM public.listing_info GROUP BY listing_id) t""").fetchone()
+
+
+@pytest.mark.parametrize("killed", [False, True], ids=["both-finish", "one-killed-mid-promotion"])
+def test_two_dmos_sharing_places_promoting_at_once_end_as_one_after_the_other(tmp_path, database, killed):
+    """Both promotions write their listings, then wait for their last step (the test holds the
+    promotions' lock); the second to commit finds the first's listings and joins them. Killed: the
+    first is SIGKILLed while it waits; the second commits; the first, run again, joins it."""
+    staged = [("dmo-a", places(200)), ("dmo-b", places(200, start=100, revised=True))]
+    for slug, rows in staged:
+        _stage(database.url, tmp_path, slug, rows)
+    with psycopg.connect(database.url, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(3, 0)")
+        running = [_promotion(database.url, slug) for slug, _ in staged]
+        until(lambda: _waiting(database.url) >= 2 or any(p.poll() is not None for p in running), timeout_s=120)
+        assert all(p.poll() is None for p in running), [p.communicate() for p in running]
+        if killed:
+            running[0].send_signal(signal.SIGKILL)
+            running[0].wait(30)
+    if killed:
+        _finished(running[1])
+        _finished(_promotion(database.url, "dmo-a"))  # run again
+        order = ["dmo-b", "dmo-a"]
+    else:
+        for p in running:
+            _finished(p)
+        order = ["dmo-a", "dmo-b"]  # the listings' fields are the same whichever comes first
+
+    assert _shared_listings(database.url) == (100, 0)  # places 100-199: one listing each, nothing twice
+    assert [j[1:3] for j in jobs(database.url)] == [("promoted", "succeeded")] * 2
+    assert end_state(database.url) == _in_order(tmp_path, staged, order)
+
+
+def test_dmos_with_other_places_promote_without_waiting_for_each_other(tmp_path, database):
+    """dmo-a's promotion is held mid-transaction, its listing ids drawn (the test holds its DMO row,
+    which its inserts need); dmo-b's promotion, of other places, runs to its end meanwhile and records
+    no wait on the promotions' lock. A stage of dmo-c beginning then takes dmo-a's coming listings as
+    created after it, so that dmo-c's promotion joins the places it shares with dmo-a."""
+    staged = [("dmo-a", places(150)), ("dmo-b", places(150, start=1000))]
+    for slug, rows in staged:
+        _stage(database.url, tmp_path, slug, rows)
+    with psycopg.connect(database.url) as blocker:
+        blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-a' FOR UPDATE")
+        held = _promotion(database.url, "dmo-a")
+        until(lambda: _waiting(database.url) >= 1 or held.poll() is not None, timeout_s=120)
+        out = _finished(_promotion(database.url, "dmo-b"))
+        assert held.poll() is None  # dmo-a still mid-promotion
+        assert "another DMO's promotion" not in out and "(lock promotions)" not in out, out
+        _stage(database.url, tmp_path, "dmo-c", places(20, revised=True))  # dmo-a's first 20 places
+        with psycopg.connect(database.url) as conn:
+            seen, newest = conn.execute("""SELECT j.listings_seen_upto, (SELECT max(id) FROM public.listings)
+                                             FROM pipeline.jobs j JOIN public.dmos d ON d.id = j.dmo_id
+                                            WHERE d.slug = 'dmo-c'""").fetchone()
+        assert seen < newest  # dmo-b's listings are newer than dmo-a's coming ones, seen or not
+        blocker.rollback()
+    _finished(held)
+    _finished(_promotion(database.url, "dmo-c"))
+
+    assert _shared_listings(database.url) == (20, 0)  # dmo-c's records joined dmo-a's listings
+    assert end_state(database.url) == _in_order(tmp_path, [*staged, ("dmo-c", places(20, revised=True))],
+                                                ["dmo-b", "dmo-a", "dmo-c"])
