@@ -95,7 +95,8 @@ class PgCpu:
         with psycopg.connect(db_url) as conn:
             backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
             self._db = f" {conn.info.dbname} "
-        self._postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            # read while the backend lives: once the connection closes its /proc entry goes
+            self._postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
         self._kinds: dict[int, str] = {}
         self._first: dict[int, float] = {}
         self._last: dict[int, float] = {}

@@ -22,7 +22,8 @@ def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: i
     if not keyed:
         match_keys.refresh(conn)
     found = conn.execute(sql("match_keys", "candidates"),
-                         {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
+                         {"keys": lookup_keys(rows), "after": after, "max_block": MAX_BLOCK, "name_block": NAME_BLOCK,
+                          "exclude": []})
     return [MatchRecord.stored(r) for r in found]
 
 

@@ -235,8 +235,9 @@ def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dic
     if not keys:
         rows = _unmatched(conn, params)
         keys.extend(lookup_keys(rows) if rows else [])
-    found = conn.execute(sql("promote", "candidates_since"), {"keys": keys, "after": params["since"],
-                                                              "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
+    own = [r[0] for r in conn.execute(sql("promote", "batch_new_listings"))]
+    found = conn.execute(sql("match_keys", "candidates"), {"keys": keys, "after": params["since"], "exclude": own,
+                                                           "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
     candidates = [MatchRecord.stored(r) for r in found]
     matches: list[Match] = []
     if candidates and (rows := _unmatched(conn, params) if rows is None else rows):

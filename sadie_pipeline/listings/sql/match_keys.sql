@@ -36,11 +36,13 @@ COPY pipeline.listing_match_keyed (listing_id, version, name, address1, city, zi
 -- keys that at most %(max_block)s listings share, %(name_block)s for a name word (a larger block
 -- says nothing: a chain's name; core.places.index caps its blocks alike). A listing with its stored
 -- form needs no phone or website (core.matching reads its coordinates only): only one keyed by an
--- older release looks them up.
+-- older release looks them up. %(exclude)s: listings that are no candidate and count in no block
+-- (a promotion's own new listings, promote.py's last step); empty elsewhere.
 WITH hits AS (
     SELECT key, listing_id FROM pipeline.listing_match_keys
      WHERE key = ANY(ARRAY(SELECT pipeline.place_key_hash(k) FROM unnest(%(keys)s::text[]) k))
        AND listing_id > %(after)s
+       AND listing_id NOT IN (SELECT unnest(%(exclude)s::int[]))
 ), small AS (
     SELECT key FROM hits GROUP BY key  -- a name word's hash ends in a 1 bit
     HAVING count(*) <= CASE WHEN key & 1 = 1 THEN %(name_block)s ELSE %(max_block)s END

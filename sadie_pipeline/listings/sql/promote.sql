@@ -121,29 +121,9 @@ SELECT l.id FROM public.listings l
    AND l.id NOT IN (SELECT o.target_listing_id FROM promo o WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL)
 ON CONFLICT (id) DO NOTHING;
 
--- name: candidates_since
--- match_keys.sql's candidates above %(after)s, but for the batch's own new listings: they are no
--- listing the batch could match, nor did they exist for a promotion that came first (the blocks
--- are counted without them).
-WITH hits AS (
-    SELECT m.key, m.listing_id FROM pipeline.listing_match_keys m
-     WHERE m.key = ANY(ARRAY(SELECT pipeline.place_key_hash(k) FROM unnest(%(keys)s::text[]) k))
-       AND m.listing_id > %(after)s
-       AND m.listing_id NOT IN (SELECT o.target_listing_id FROM promo o
-                                 WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL)
-), small AS (
-    SELECT key FROM hits GROUP BY key  -- a name word's hash ends in a 1 bit
-    HAVING count(*) <= CASE WHEN key & 1 = 1 THEN %(name_block)s ELSE %(max_block)s END
-)
-SELECT l.id, l.name, loc.address1, loc.city, loc.zip, c.phone, loc.state, c.website, loc.lat, loc.lng, k.form
-  FROM (SELECT DISTINCT listing_id FROM hits WHERE key IN (SELECT key FROM small)) h
-  JOIN public.listings l ON l.id = h.listing_id AND l.listing_status <> 'merged'
-  LEFT JOIN public.locations loc ON loc.id = l.location_id
-  LEFT JOIN pipeline.listing_match_keyed k ON k.listing_id = l.id
-  LEFT JOIN LATERAL (SELECT min(ci.international_phone) AS phone, min(ci.website_url) AS website
-                       FROM public.listing_info li JOIN public.contact_info ci ON ci.id = li.contact_info_id
-                      WHERE li.listing_id = l.id AND k.form IS NULL) c ON true
- ORDER BY l.id;
+-- name: batch_new_listings
+-- The listings the batch creates: no candidate of its own last step (match_keys.sql candidates' exclude).
+SELECT o.target_listing_id FROM promo o WHERE o.l_action = 'insert' AND o.target_listing_id IS NOT NULL;
 
 -- name: repoint_rematched
 -- The batch's records the last step matched to another promotion's listing: their listing_info rows
