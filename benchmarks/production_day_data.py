@@ -18,19 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from matching_data import COLUMNS, generate
+from real_guides import GUIDE_CONFIG
 
-FILE_CONFIG = {   # the guides' columns mapped (as benchmarks/real_guides.py maps them)
-    "import": {"source_type": "csv", "file_format": "csv", "full_import": True},
-    "transform": {
-        "map_fields": {
-            "listing_info.source_id": "id", "listings.name": "name", "locations.address1": "address1",
-            "locations.city": "city", "locations.state": "state", "locations.zip": "zip",
-            "locations.country": "country", "contact_info.local_phone": "phone",
-            "contact_info.website_url": "website", "locations.lat": "lat", "locations.lng": "lng",
-        },
-        "default_country": "US",
-    },
-}
+FILE_CONFIG = GUIDE_CONFIG  # the file DMOs are CSVs of matching_data.COLUMNS, as the real guides
 COPY_BASE = 20_000_000        # ids of the third and fourth DMOs' copies: COPY_BASE * k + the B id
 PULLED_KINDS = ("wordpress", "drupal")
 

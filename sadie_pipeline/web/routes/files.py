@@ -16,6 +16,7 @@ from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.pages import render
 from sadie_pipeline.web.queries import one, rows
 from sadie_pipeline.web.routes.jobs import _key_of, _stream
+from sadie_pipeline.web.users import User
 
 router = APIRouter(include_in_schema=False)
 PAGE_ROWS = 300
@@ -56,11 +57,7 @@ def _page(found: list[dict]) -> tuple[list[dict], int | None]:
 @router.get("/files/{file_id}", response_class=HTMLResponse)
 def file(request: Request, user: Viewer, file_id: int) -> Response:
     """A raw or transformed file's first records."""
-    with connection(request) as conn:
-        found = one(conn, "files", "file", {"file": file_id})
-    if found is None:
-        raise HTTPException(404, f"no file {file_id}")
-    check_dmo(user, found["dmo"])
+    found = _row_of_dmo(request, user, "file", {"file": file_id}, f"no file {file_id}")
     key = _key_of(request, found["path"])
     store = request.app.state.store
     preview = file_preview.stored_lines(store, key) if key and store.exists(key) else \
@@ -72,11 +69,7 @@ def file(request: Request, user: Viewer, file_id: int) -> Response:
 @router.get("/files/source/{job_id}", response_class=HTMLResponse)
 def delivered(request: Request, user: Viewer, job_id: int) -> Response:
     """The file a job imported, as the DMO delivered it: its first records."""
-    with connection(request) as conn:
-        found = one(conn, "files", "delivered", {"job": job_id})
-    if found is None:
-        raise HTTPException(404, f"no job {job_id}")
-    check_dmo(user, found["dmo"])
+    found = _row_of_dmo(request, user, "delivered", {"job": job_id}, f"no job {job_id}")
     store, key = request.app.state.store, found["path"]
     preview = file_preview.delivered(store, key, found["records_path"]) if key and store.exists(key) else \
         file_preview.Preview(problem="no delivered file is in the object store (a pulled API source has none)")
@@ -92,3 +85,13 @@ def download(request: Request, user: Viewer, file_id: int) -> Response:
         raise HTTPException(404, f"no file {file_id}")
     check_dmo(user, found["dmo"])
     return _stream(request, _key_of(request, found["path"]))
+
+
+def _row_of_dmo(request: Request, user: User, query: str, params: dict, missing: str) -> dict:
+    """files.sql's row, 404 when there is none, 403 when its DMO is not the user's."""
+    with connection(request) as conn:
+        found = one(conn, "files", query, params)
+    if found is None:
+        raise HTTPException(404, missing)
+    check_dmo(user, found["dmo"])
+    return found
