@@ -168,17 +168,20 @@ def export_rows(db_url: str, written: dict[str, int], folder: Path) -> None:
                     fh.write(data)
 
 
-def copy_rows_s(db_url: str, written: dict[str, int], folder: Path) -> float:
-    """Seconds to COPY the exported rows into unindexed copies of their tables (same columns and
-    types; no index, constraint but NOT NULL, trigger or default), in one transaction."""
+def copy_rows_s(db_url: str, written: dict[str, int], folder: Path, indexed: bool = False) -> float:
+    """Seconds to COPY the exported rows into copies of their tables (same columns and types; no
+    constraint but NOT NULL, trigger or default), in one transaction; `indexed`: with the tables'
+    indexes too (LIKE ... INCLUDING INDEXES: B-trees, trigram GIN, partial and unique ones)."""
+    schema = "all_rows_indexed" if indexed else "all_rows_copy"
+    like = " INCLUDING INDEXES" if indexed else ""
     with psycopg.connect(db_url) as conn, conn.cursor() as cur:
-        cur.execute("CREATE SCHEMA all_rows_copy")
+        cur.execute(f"CREATE SCHEMA {schema}")
         for k, table in enumerate(written):
-            cur.execute(f"CREATE TABLE all_rows_copy.t{k} (LIKE {table})")
+            cur.execute(f"CREATE TABLE {schema}.t{k} (LIKE {table}{like})")
         conn.commit()
         started = time.perf_counter()
         for k in range(len(written)):
-            with cur.copy(f"COPY all_rows_copy.t{k} FROM STDIN") as copy, (folder / f"{k}.copy").open("rb") as fh:
+            with cur.copy(f"COPY {schema}.t{k} FROM STDIN") as copy, (folder / f"{k}.copy").open("rb") as fh:
                 while chunk := fh.read(1 << 20):
                     copy.write(chunk)
         conn.commit()

@@ -15,7 +15,13 @@ into unindexed copies of those tables (CREATE TABLE ... (LIKE t): same columns a
 trigger, foreign key or default), in one transaction on one connection (all_rows_copy_limit_rps,
 in records per second). Copies of the real tables, not one table of an average width: the rows
 range from 16-byte keys to wide staged rows with JSON, and COPY's cost per row and per typed value
-(jsonb, arrays, timestamps) is what an average width would hide.
+(jsonb, arrays, timestamps) is what an average width would hide. The same rows copied into copies
+with the tables' indexes (all_rows_indexed_copy_limit_rps) is the least any writer of them pays: the
+app's searches and the matcher's lookups need those indexes. And what the cores could give at the
+first import's CPU a record, all of them busy throughout (cpu_bound_rps).
+
+Size: the database's growth a record, for the first import (db_bytes_per_record) and for an
+unchanged re-import (reimport_db_bytes_per_record: its staged rows, until retention archives them).
 
 CPU (first_import_core_ms_per_record): all the busy core time of the work, per record: the run's
 process and its stage workers (getrusage, over the assets' run), and the PostgreSQL server's
@@ -185,9 +191,10 @@ def main() -> None:
     print(json.dumps({"benchmark": "listings_ingest", "metrics": metrics}))
 
 
-def measure(args: argparse.Namespace, tmp: Path) -> tuple[dict, float, float, int]:
-    """The four phases in a scratch database, then the two COPY limits on the first import's rows:
-    (phases, one-table COPY records/s, all-rows COPY records/s, rows the first import wrote)."""
+def measure(args: argparse.Namespace, tmp: Path) -> tuple[dict, float, float, int, float]:
+    """The four phases in a scratch database, then the COPY limits on the first import's rows:
+    (phases, one-table COPY records/s, all-rows COPY records/s, rows the first import wrote,
+    all-rows COPY records/s into copies with the tables' indexes)."""
     import psycopg
 
     from sadie_pipeline.listings.repository import upsert_dmo
@@ -219,10 +226,15 @@ def measure(args: argparse.Namespace, tmp: Path) -> tuple[dict, float, float, in
         print(f"all-rows copy   {all_rows_rps:9.0f} records/s  (the first import's {rows} rows, "
               f"{rows / args.n:.2f} a record, into unindexed copies of their {len(written)} tables): "
               + ", ".join(f"{t} {n / args.n:.2f}" for t, n in sorted(written.items(), key=lambda i: -i[1])))
+        print(f"database growth {phases['first']['db_bytes'] / args.n:9.0f} bytes a record (first import), "
+              f"{phases['reimport']['db_bytes'] / args.n:.0f} (unchanged re-import)")
+        indexed_rps = args.n / copy_rows_s(db_url, written, tmp, indexed=True)
+        print(f"all-rows copy, indexed {indexed_rps:9.0f} records/s  (the same rows into copies with their "
+              "tables' indexes: the writes the app and the matcher need)")
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
-    return phases, copy_rps, all_rows_rps, rows
+    return phases, copy_rps, all_rows_rps, rows, indexed_rps
 
 
 def run_phases(args: argparse.Namespace, db_url: str, store: str, first: Path, revision: Path,
@@ -234,13 +246,17 @@ def run_phases(args: argparse.Namespace, db_url: str, store: str, first: Path, r
     quoted = tmp / "listings.quoted.csv"
     same_records_other_bytes(first, quoted)
     phases = {}
+    size = "SELECT pg_database_size(current_database())"
     with psycopg.connect(db_url) as conn:
-        before = table_rows(conn)
+        before, bytes_before = table_rows(conn), conn.execute(size).fetchone()[0]
     phases["first"] = phase_in_child("first", db_url, store, first, args.n, args.workers)
     with psycopg.connect(db_url) as conn:
         written = {t: n - before.get(t, 0) for t, n in table_rows(conn).items() if n > before.get(t, 0)}
+        phases["first"]["db_bytes"] = conn.execute(size).fetchone()[0] - bytes_before
     export_rows(db_url, written, tmp)
     phases["reimport"] = phase_in_child("reimport", db_url, store, first, args.n, args.workers)
+    with psycopg.connect(db_url) as conn:
+        phases["reimport"]["db_bytes"] = conn.execute(size).fetchone()[0] - bytes_before - phases["first"]["db_bytes"]
     phases["reimport_parsed"] = phase_in_child("reimport_parsed", db_url, store, quoted, args.n, args.workers)
     with open(revision, newline="", encoding="utf-8") as fh:
         n_revision = sum(1 for _ in csv.DictReader(fh))
@@ -248,8 +264,10 @@ def run_phases(args: argparse.Namespace, db_url: str, store: str, first: Path, r
     return phases, written
 
 
-def metrics_of(n: int, phases: dict, copy_rps: float, all_rows_rps: float, rows: int) -> dict:
+def metrics_of(n: int, phases: dict, copy_rps: float, all_rows_rps: float, rows: int, indexed_rps: float) -> dict:
     first_phase = phases["first"]
+    # what the cores could give at the CPU the first import spends a record, all of them busy
+    cpu_bound_rps = (os.cpu_count() or 1) * n / first_phase["core_s"]
     metrics = {
         "records": n,
         "first_import_rps": round(first_phase["rps"], 1),
@@ -264,6 +282,14 @@ def metrics_of(n: int, phases: dict, copy_rps: float, all_rows_rps: float, rows:
         "first_import_vs_all_rows_copy_limit": round(first_phase["rps"] / all_rows_rps, 4),
         "reimport_vs_copy_limit": round(phases["reimport"]["rps"] / copy_rps, 4),
         "first_import_core_ms_per_record": round(first_phase["core_s"] * 1000 / n, 3),
+        "all_rows_indexed_copy_limit_rps": round(indexed_rps, 1),
+        "first_import_vs_all_rows_indexed_copy_limit": round(first_phase["rps"] / indexed_rps, 4),
+        "cpu_bound_rps": round(cpu_bound_rps, 1),
+        # the database's growth (tables, indexes, TOAST) per record the first import kept
+        "db_bytes_per_record": round(first_phase["db_bytes"] / n),
+        # and an unchanged re-import's (its staged rows, kept until retention archives them)
+        "reimport_db_bytes_per_record": round(phases["reimport"]["db_bytes"] / n),
+        "first_import_vs_cpu_bound": round(first_phase["rps"] / cpu_bound_rps, 4),
     }
     if "busy" in first_phase["cpu"]:
         metrics["first_import_core_s"], metrics["first_import_cpu_use"] = first_phase["cpu"]["busy"], first_phase["cpu"]["use"]

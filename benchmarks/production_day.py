@@ -313,7 +313,7 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
         "failures": failures(instance, runs),
         "run_s": round(run_s, 1), "records_per_run_s": round(day.records / run_s, 1) if run_s else None, "lock_wait_s": {k: round(v, 2) for k, v in waits.items()},
         "lock_wait_by_run": {k: v for k, v in by_run.items() if v},
-        "ends": ends, "cross_dmo_duplicates": duplicates, "split_places": split[:20],
+        "ends": ends, "cross_dmo_duplicates": duplicates, "split_places": split,
         "hotel_backfill": instance.get_backfill(backfill).status.value if backfill else None,
         "hotel_backfill_s": hotel_s, "hotels": hotels, "job_stages": stages, **sampler.figures(wall),
     }
@@ -355,7 +355,23 @@ def metrics(day: Day, settings: Settings, main_phase: dict, serial: dict | None)
         "concurrent_vs_serial": round(main_phase["records_per_s"] / serial["records_per_s"], 3) if serial else None,
         "serial_cross_dmo_duplicates": serial["cross_dmo_duplicates"] if serial else None,
         "serial_lost": sum(e["lost"] for e in serial["ends"].values()) if serial else None,
+        # the same file DMOs one after the other in the day's order; the places only the day split
+        "in_order_cross_dmo_duplicates": main_phase["in_order"]["cross_dmo_duplicates"],
+        "cross_dmo_duplicates_beyond_in_order": len(main_phase["in_order"]["split_by_the_day_only"]),
     }
+
+
+def replay(day: Day, phase: dict, admin: str) -> dict:
+    """The day's file DMOs again, one after the other in the order its runs made them live: the
+    places split then, and those the day split besides (production_day_replay)."""
+    from production_day_replay import in_order_duplicates
+
+    order = sorted(phase["latency_s"], key=phase["latency_s"].get)
+    count, split = in_order_duplicates(day, order, admin)
+    extra = sorted(set(phase["split_places"]) - set(split))
+    print(f"in order (the file DMOs one after the other, in the order the day made them live): cross-DMO "
+          f"duplicates {count} {split[:5]}; split by the day only: {len(extra)} {extra[:10]}", flush=True)
+    return {"cross_dmo_duplicates": count, "split_places": split, "split_by_the_day_only": extra}
 
 
 def print_phase(name: str, phase: dict) -> None:
@@ -405,6 +421,7 @@ def main(argv: list[str] | None = None) -> None:
         print_phase("serial", serial)
     if main_phase is None:   # the serial phase alone: its figures stand for the day's
         main_phase, serial = serial, None
+    main_phase["in_order"] = replay(day, main_phase, admin)
     print(json.dumps({"benchmark": "production_day", "metrics": metrics(day, settings, main_phase, serial)}))
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from sadie_pipeline.cli_hotels import hotel_engines, hotel_review
+from sadie_pipeline.cli_hybrid import scrape_prospects_cmd, sync
 from sadie_pipeline.cli_operations import deadletters
 from sadie_pipeline.cli_runs import import_progress, listings, market_run
 from sadie_pipeline.cli_web import apikey, user, web
@@ -275,6 +276,8 @@ main.add_command(listings)
 main.add_command(web)
 main.add_command(user)
 main.add_command(apikey)
+main.add_command(scrape_prospects_cmd)  # the hybrid scenario (issue 35): cli_hybrid.py
+main.add_command(sync)
 
 
 @hotel.command("explain")

@@ -65,7 +65,6 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     import json
 
     from sadie_pipeline.cli import add_dmo
-    from sadie_pipeline.demo_sources import run_source_types_demo
     from sadie_pipeline.listings.review import approve_all, list_pending
     from sadie_pipeline.listings.runs import import_file, run_job, summary_line
     from sadie_pipeline.migrations import upgrade
@@ -119,9 +118,18 @@ def run_demo(reset: bool, echo: Callable[[str], None]) -> None:
     for slug, count in live:
         echo(f"  {slug}: {count}")
     echo(f"  canonical listings visible: {total}")
+    _the_rest(database, store, echo)
+
+
+def _the_rest(database: Database, store: ObjectStore, echo: Callable[[str], None]) -> None:
+    """The other source types, the hotel half, the hybrid scenario, then who may sign in."""
+    from sadie_pipeline.demo_hybrid import run_hybrid_demo  # a handful of prospects through SQS and back
+    from sadie_pipeline.demo_sources import run_source_types_demo
+    from sadie_pipeline.web.demo import demo_admin
+
     run_source_types_demo(database, store, echo)
     run_hotel_demo(database, echo)
-    from sadie_pipeline.web.demo import demo_admin
+    run_hybrid_demo(database, echo, sadie_home())
     echo(demo_admin(database))
     echo("\nOpen the Dagster UI on the same data with: make dev" + dev_sandbox_note())
 

@@ -139,6 +139,17 @@ class RecordTransformer:
             if not inside:
                 errors.append(RecordError("out_of_bounds", f"({rec['lat']}, {rec['lng']}) is outside the DMO's area"))
 
+    def _phone(self, value: Any, country: Any) -> listing_fields.Phone | None:
+        """A national form read as the record's country writes it ("030 8403493" in Germany), else as
+        the DMO's default country does (a record filed under another country than its phone's)."""
+        ok = isinstance(country, str) and len(country) == 2 and country.isalpha() and country.isupper()
+        if ok and country != self.region:
+            try:
+                return listing_fields.phone(value, country)
+            except listing_fields.FieldError:
+                pass
+        return listing_fields.phone(value, self.region)
+
     def _contacts(self, rec: dict[str, Any], errors: list[RecordError]) -> None:
         """The same rules as a person's edit (core/listing_fields.py); the DMO's data_types decide whether
         a bad e-mail or phone fails the record, or is dropped (an e-mail) or kept as given (a phone)."""
@@ -150,7 +161,7 @@ class RecordTransformer:
             rec["email"] = None
         rec["international_phone"] = None
         try:
-            phone = listing_fields.phone(rec.get("local_phone"), self.region)
+            phone = self._phone(rec.get("local_phone"), rec.get("country"))
         except listing_fields.FieldError as exc:
             if self.types.get("local_phone") == "phone":
                 errors.append(RecordError("invalid_type", str(exc)))

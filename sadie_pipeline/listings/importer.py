@@ -35,10 +35,17 @@ from sadie_pipeline.resources.object_store import ObjectStore
 from sadie_pipeline.settings import listings_fast_paths
 
 INBOX_PREFIX = "inbox"
+# Files a person hands in (`sadie import`, the web upload) wait here, out of the inbox sensor's
+# sight: that sensor would import and promote them too, racing the person's own run.
+UPLOAD_PREFIX = "uploads"
 
 
 def inbox_prefix(dmo_slug: str) -> str:
     return f"{INBOX_PREFIX}/{dmo_slug}/"
+
+
+def upload_prefix(dmo_slug: str) -> str:
+    return f"{UPLOAD_PREFIX}/{dmo_slug}/"
 
 
 @dataclass

@@ -37,7 +37,7 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
         return
     stage = config["stage"]
     candidates = fuzzy_candidates(conn, rows, after)
-    model = dmo_model.load(conn, params["dmo"])
+    model = dmo_model.of_jobs(conn, params["dmo"], params["staged_jobs"])  # as their stage judged
     matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
                             model) if candidates else []
     # Two records of the DMO on one listing: the best keeps it, the others wait for a person.

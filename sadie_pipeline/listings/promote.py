@@ -242,7 +242,7 @@ def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dic
     matches: list[Match] = []
     if candidates and (rows := _unmatched(conn, params) if rows is None else rows):
         matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                                dmo_model.load(conn, params["dmo"]))
+                                dmo_model.of_jobs(conn, params["dmo"], params["jobs"]))
     targets = [m.candidate_id for m in matches]
     if len(set(targets)) < len(targets) or any(
             m.certainty < stage["auto_match_threshold"] or m.review_reason for m in matches):

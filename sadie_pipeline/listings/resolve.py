@@ -63,7 +63,7 @@ def _fuzzy(conn: psycopg.Connection, params: dict[str, Any], review_threshold: f
     if not rows:
         return
     auto = params["auto_match"]
-    model, evidence = dmo_model.load(conn, params["dmo"]), []
+    model, evidence = dmo_model.judge_job(conn, params["dmo"], params["job"]), []
     candidates = []
     if keyed:
         keyed.result()  # the keys up to date, or the refresh's error raised here

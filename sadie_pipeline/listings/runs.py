@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sadie_pipeline.listings import job_queue
-from sadie_pipeline.listings.importer import inbox_prefix
+from sadie_pipeline.listings.importer import upload_prefix
 from sadie_pipeline.listings.promote import job_summary, live_listing_count
 from sadie_pipeline.listings.queries import sql
 from sadie_pipeline.listings.repository import Dmo, get_dmo
@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 
 def import_file(database: Database, store: ObjectStore, slug: str, path: Path, promote: bool = True,
                 run_id: str | None = None) -> dict[str, Any]:
-    """Puts the file in the DMO's inbox and runs listing_import_job (or listing_stage_job) for it
-    (as run `run_id` when given: a progress bar follows it)."""
+    """Puts the file among the DMO's uploads (not its inbox: importer.UPLOAD_PREFIX) and runs
+    listing_import_job (or listing_stage_job) for it (as run `run_id` when given: a progress bar
+    follows it)."""
     upgrade(database.resolved_url())
     with database.connect() as conn:
         dmo = get_dmo(conn, slug)
-    key = f"{inbox_prefix(slug)}{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}-{path.name}"
+    key = f"{upload_prefix(slug)}{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S%f}-{path.name}"
     store.put_file(key, path)
     failure = run_job("listing_import_job" if promote else "listing_stage_job", slug,
                       {"ops": {"listing_raw_files": {"config": {"inbox_key": key}}}}, run_id=run_id)

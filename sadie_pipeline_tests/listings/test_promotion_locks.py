@@ -148,3 +148,37 @@ def test_dmos_with_other_places_promote_without_waiting_for_each_other(tmp_path,
     assert _shared_listings(database.url) == (20, 0)  # dmo-c's records joined dmo-a's listings
     assert end_state(database.url) == _in_order(tmp_path, [*staged, ("dmo-c", places(20, revised=True))],
                                                 ["dmo-b", "dmo-a", "dmo-c"])
+
+
+def _other_spelling(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The same places as another DMO sends them: a keystroke in the street number, and no phone (a
+    shared phone or name and address identify a pair whatever the model): matched by the model."""
+    return [dict(r, Address=r["Address"].replace(" ", "0 ", 1), Phone="") for r in rows]
+
+
+def _never_matching_model(url: str, slug: str) -> None:
+    """The DMO's estimate replaced by one under which no pair is the same place (every field as likely
+    for two places as for one), as a large job's learning could have moved it after its stage."""
+    from sadie_pipeline.core.places.model import prior_model
+    from sadie_pipeline.listings.dmo_model import VERSION
+
+    model = prior_model().to_json()
+    model.update(m=model["u"], share=1e-9)
+    with psycopg.connect(url) as conn:
+        conn.execute("""INSERT INTO pipeline.dmo_match_models (dmo_id, engine_version, model, pairs)
+                        SELECT id, %s, %s, 100000 FROM public.dmos WHERE slug = %s
+                        ON CONFLICT (dmo_id) DO UPDATE SET model = excluded.model""",
+                     (VERSION, psycopg.types.json.Jsonb(model), slug))
+
+
+def test_a_promotion_matches_again_by_the_model_its_stage_judged_with(tmp_path, database):
+    """dmo-b is staged before dmo-a's places are listings; its estimate then changes. When dmo-a has
+    promoted, dmo-b's promotion matches its records again against dmo-a's new listings by the model
+    its stage judged with (the one it would have met them with, had dmo-a come first), not the new one."""
+    rows = [r for r in places(40) if "(listed twice)" not in r["Description"]]
+    _stage(database.url, tmp_path, "dmo-a", rows)
+    _stage(database.url, tmp_path, "dmo-b", _other_spelling(rows))
+    _never_matching_model(database.url, "dmo-b")
+    for slug in ("dmo-a", "dmo-b"):
+        _finished(_promotion(database.url, slug))
+    assert _shared_listings(database.url) == (40, 0)  # each place one listing, with both DMOs' records

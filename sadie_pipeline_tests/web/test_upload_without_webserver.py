@@ -99,6 +99,14 @@ def _upload_and_promote(web: str, database, launched: str) -> None:
     assert live > 0
 
 
+def _ended_runs(dagster: DagsterInstance, count: int) -> list:
+    deadline = time.monotonic() + RUN_S
+    while (len(runs := dagster.get_runs()) < count or not all(r.is_finished for r in runs)) \
+            and time.monotonic() < deadline:
+        time.sleep(1)
+    return runs
+
+
 def _runs(home: Path) -> dict[str, DagsterRunStatus]:
     with DagsterInstance.from_config(str(home)) as instance:
         return {run.job_name: run.status for run in instance.get_runs()}
@@ -120,7 +128,8 @@ def test_with_a_daemon_and_no_webserver_the_daemon_runs_them(dagster_home, datab
     store = ObjectStore(home=str(tmp_path / "sadie"))   # the store the daemon's runs find in the environment
     with dagster_daemon(dagster_home), serving(database, store) as web:
         _upload_and_promote(web, database, "for the Dagster daemon")
-    with DagsterInstance.from_config(str(dagster_home)) as dagster:
-        runs = dagster.get_runs()
-        backfills = dagster.get_backfills()
+        # the page shows the promotion once it committed; its run ends a moment later
+        with DagsterInstance.from_config(str(dagster_home)) as dagster:
+            runs = _ended_runs(dagster, count=2)
+            backfills = dagster.get_backfills()
     assert len(backfills) == 2 and all(r.status == DagsterRunStatus.SUCCESS for r in runs) and len(runs) == 2

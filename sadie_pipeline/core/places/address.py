@@ -187,8 +187,16 @@ def _street_part(line: str) -> tuple[list[str], list[str], list[str]]:
         if k is not None:
             at = _INNER_NUMBER.search(parts[k]).start(1)
             return _tokens(parts[k][at:]), [*_folded(parts[:k]), fold(parts[k][:at])], parts[k + 1:]
-        k = 0
+        # "Cooper Plaza, Espositostraße 114, Ste. 121": a building's name, then a street written
+        # number last (not a unit: "Suite 121" ends with a number too)
+        k = next((k for k, p in enumerate(parts) if k and _number_last_street(p)), 0)
     return _tokens(parts[k]), _folded(parts[:k]), parts[k + 1:]
+
+
+def _number_last_street(part: str) -> bool:
+    words = _tokens(part)
+    return (len(words) > 1 and bool(_TAIL_NUMBER.search(part)) and words[0] not in UNIT_FORMS
+            and not _floor(words[0]) and any(w.isalpha() for w in words[:-1]))
 
 
 def _folded(parts: list[str]) -> list[str]:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 
 from sadie_pipeline.listings.discard import NotDiscardable, discard_job
+from sadie_pipeline.listings.importer import upload_prefix
 from sadie_pipeline.listings.promote import job_summary
 from sadie_pipeline.listings.repository import get_dmo
 from sadie_pipeline.listings.states import JobStage
@@ -28,7 +29,6 @@ from sadie_pipeline.web.users import User
 
 router = APIRouter(include_in_schema=False)
 
-UPLOAD_PREFIX = "uploads"
 EXTENSIONS = (".csv", ".tsv", ".txt", ".xlsx")
 _NAME = re.compile(r"[0-9]{8}T[0-9]{6}-[A-Za-z0-9._-]{1,120}")
 WAITING = (None, JobStage.IMPORT, JobStage.IMPORTED, JobStage.STAGE)
@@ -79,7 +79,7 @@ def upload(request: Request, user: Reviewer, dmo: Annotated[str, Form()], file: 
                       problem=f"{dmo} is deactivated: reactivate it on its source page before uploading")
     safe = re.sub(r"[^A-Za-z0-9._-]", "_", PurePath(file.filename or "upload.csv").name)[-120:]
     name = f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{safe}"
-    key = f"{UPLOAD_PREFIX}/{dmo}/{name}"
+    key = f"{upload_prefix(dmo)}{name}"
     store.put_bytes(key, file.file.read())
     config = {"ops": {"listing_raw_files": {"config": {"inbox_key": key, "imported_by": user.name}}}}
     run = launch(settings.dagster_url, "listing_stage_job", dmo, config, user=user.name)
@@ -96,7 +96,7 @@ def _job(request: Request, user: User, dmo: str, name: str) -> int | None:
     if not _NAME.fullmatch(name):
         raise HTTPException(404, "no such upload")
     with connection(request) as conn:
-        found = one(conn, "upload", "job_of_key", {"dmo": dmo, "key": f"{UPLOAD_PREFIX}/{dmo}/{name}"})
+        found = one(conn, "upload", "job_of_key", {"dmo": dmo, "key": f"{upload_prefix(dmo)}{name}"})
     return found["id"] if found else None
 
 
