@@ -25,6 +25,9 @@ all through the run queue and a real `dagster-daemon`, on the production instanc
   the listings' geocoding runs held in the queue; `concurrent_vs_serial` is the day's listings
   throughput over that one (target >= 0.9). The day itself also geocodes what each DMO promoted
   (listing_enrichment_sensor's runs, which take run slots): it is measured as production runs.
+* Last, the file DMOs imported again one after the other, in the order the day made them live
+  (``production_day_replay``): the shared places split in that order are the matching engine's;
+  ``cross_dmo_duplicates_beyond_in_order`` counts those only the day split (target 0).
 
 Scratch databases on SADIE_BENCH_PG_URL's server (an admin URL; default
 postgresql://postgres@127.0.0.1:5432/postgres), dropped at the end. Prints readable lines, then
