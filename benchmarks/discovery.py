@@ -32,13 +32,13 @@ import json
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from scratch_db import drop_database, fresh_database  # noqa: E402
 
 INDEX_RPS, DATA_RPS = 200.0, 5000.0
 PAGE_LINES = 15_000
@@ -61,28 +61,6 @@ def _reset_peak() -> None:
         Path("/proc/self/clear_refs").write_text("5")
     except OSError:
         pass
-
-
-def fresh_database() -> str:
-    import psycopg
-
-    from sadie_pipeline.migrations import upgrade
-
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    name = f"sadie_bench_discovery_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = admin.rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    return url
-
-
-def drop_database(url: str) -> None:
-    import psycopg
-
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
 def run_crawl(db_url: str, sb: Any) -> tuple[float, float, dict[str, Any]]:
@@ -161,7 +139,7 @@ def main() -> None:
 
     os.environ["SADIE_SANDBOX_CC_LINES"] = str(args.lines)  # the child reads them (crawl_archive.py)
     os.environ["SADIE_SANDBOX_CC_PAGE_LINES"] = str(PAGE_LINES)
-    db_url = fresh_database()
+    db_url = fresh_database("sadie_bench_discovery")
     with SandboxProcess(synthetic=args.hotels, seed=args.seed, demo=False, dns=False) as sb:
         seconds, peak, meta = run_crawl(db_url, sb)
         cpu = meta["cpu_s"]

@@ -33,41 +33,18 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+from scratch_db import drop_database, fresh_database  # noqa: E402
+
 REGION = "US-FL"
 CHAIN = ("hotel_discovery", "hotel_entities", "hotel_websites", "booking_engine_detection", "room_counts",
          "attraction_proximity", "rdap_owner", "golden_hotels", "lead_scores")
 # figures of each asset's metadata worth printing (the region's own, under its partition)
 FIGURES = ("source_records", "records", "entities", "hotels_created", "sites", "sites_fetched", "sites_dead",
            "hotels", "ok", "dead_lettered", "skipped", "hotels_now_enriched", "scored", "golden_records")
-
-
-def _admin() -> str:
-    return os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-
-
-def fresh_database() -> str:
-    import psycopg
-
-    from sadie_pipeline.migrations import upgrade
-
-    name = f"sadie_bench_volume_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(_admin(), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = _admin().rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    return url
-
-
-def drop_database(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_admin(), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
 def hotel_list_csv(world: Any) -> bytes:
@@ -195,7 +172,7 @@ def main() -> None:
     from sadie_pipeline.sandbox.process import SandboxProcess
     from sadie_pipeline.sandbox.world import World
 
-    db_url, store_root = fresh_database(), tempfile.mkdtemp(prefix="sadie-bench-volume-")
+    db_url, store_root = fresh_database("sadie_bench_volume"), tempfile.mkdtemp(prefix="sadie-bench-volume-")
     world = World.synthetic(args.hotels, seed=args.seed, js_share=args.js_share, dead_share=args.dead_share)
     ObjectStore(local_root=store_root).put_bytes(f"{csv_inbox_prefix(REGION)}hotels.csv", hotel_list_csv(world))
     with psycopg.connect(db_url) as conn:

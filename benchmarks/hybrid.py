@@ -38,6 +38,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from scratch_db import drop_database, fresh_database  # noqa: E402
 
 QUIET = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
@@ -64,28 +65,6 @@ def _moto() -> tuple[subprocess.Popen, str]:
             time.sleep(0.2)
     proc.kill()
     raise RuntimeError("moto_server did not start")
-
-
-def fresh_database() -> str:
-    import psycopg
-
-    from sadie_pipeline.migrations import upgrade
-
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    name = f"sadie_bench_hybrid_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = admin.rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    return url
-
-
-def drop_database(url: str) -> None:
-    import psycopg
-
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
 def sender_main(argv: list[str]) -> None:
@@ -163,7 +142,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="sadie-bench-hybrid-"))
     aws = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
     moto, endpoint = _moto()
-    db_url = fresh_database()
+    db_url = fresh_database("sadie_bench_hybrid")
     try:
         with environ(aws), SandboxProcess(synthetic=args.prospects, seed=args.seed, demo=False) as sb:
             sb.configure("sites", hang_s=2)

@@ -25,17 +25,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import sys
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from scratch_db import fresh_database  # noqa: E402
 
 # sandbox service -> (latency_ms, jitter_ms): the issue's latencies (WHOIS 1-5 s, the CC index 5-30 s,
 # SMTP 0.5-3 s a session), a fast API's for the rest
@@ -197,20 +196,6 @@ def scored_hotels(db_url: str, world: Any) -> list[tuple[int, Any]]:
         return [(i, by_site[w]) for i, w in conn.execute("SELECT id, website FROM sadie_gtm.hotels ORDER BY id")]
 
 
-def fresh_database() -> str:
-    import psycopg
-
-    from sadie_pipeline.migrations import upgrade
-
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    name = f"sadie_bench_owner_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = admin.rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    return url
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hotels", type=int, default=5000)
@@ -229,7 +214,7 @@ def main() -> None:
     from sadie_pipeline.sandbox.process import SandboxProcess
     from sadie_pipeline.sandbox.seeding import write_detected
 
-    db_url = fresh_database()
+    db_url = fresh_database("sadie_bench_owner")
     store = ObjectStore(local_root=tempfile.mkdtemp(prefix="sadie-bench-owner-"))
     database = Database(url=db_url)
     world = world_of(args.hotels, args.seed)

@@ -45,7 +45,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +67,7 @@ from production_day_measure import (  # noqa: E402
     lock_waits,
     percentile,
 )
+from scratch_db import admin_url, drop_database, fresh_database  # noqa: E402
 
 REGIONS = ["US-FL", "US-GA", "US-AL", "US-SC", "US-NC", "US-TN", "US-MS", "US-LA"]
 FINISHED = ("SUCCESS", "FAILURE", "CANCELED")
@@ -107,24 +107,15 @@ def instance_yaml(max_runs: int, *, serial: bool = False) -> str:
 @contextlib.contextmanager
 def scratch_databases(admin: str) -> Iterator[tuple[str, str, list[str]]]:
     """(the data's URL, migrated; Dagster's storage URL for dagster-postgres; their names)."""
-    import psycopg
-
-    from sadie_pipeline.migrations import upgrade
     from sadie_pipeline.resources.database import to_sqlalchemy_url
 
-    stem = f"sadie_day_{uuid.uuid4().hex[:8]}"
-    names = [stem, f"{stem}_dagster"]
-    urls = [urlsplit(admin)._replace(path=f"/{name}").geturl() for name in names]   # its query kept
-    with psycopg.connect(admin, autocommit=True) as conn:
-        for name in names:
-            conn.execute(f'CREATE DATABASE "{name}"')
+    urls = [fresh_database("sadie_day", admin=admin)]
     try:
-        upgrade(urls[0])
-        yield urls[0], to_sqlalchemy_url(urls[1], "psycopg2"), names
+        urls.append(fresh_database("sadie_day_dagster", migrate=False, admin=admin))
+        yield urls[0], to_sqlalchemy_url(urls[1], "psycopg2"), [urlsplit(u).path.lstrip("/") for u in urls]
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            for name in names:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for url in urls:
+            drop_database(url, admin)
 
 
 @contextlib.contextmanager
@@ -409,7 +400,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings(args.dmos, args.records, args.regions, args.shared, args.max_runs, args.cities_per_region,
                         args.hotels_per_city, args.timeout_s, args.seed, keep=args.keep)
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    admin = admin_url()
     day = plan_day(settings.dmos, settings.records, settings.shared, settings.seed)
     kinds = {k: sum(1 for p in day.dmos if p.kind == k) for k in ("csv", "wordpress", "drupal")}
     print(f"day: {len(day.dmos)} DMOs {kinds}, {day.records} records, {day.shared_places} places sent by 2-4 "

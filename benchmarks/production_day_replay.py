@@ -9,34 +9,27 @@ promote), one DMO at a time, so nothing runs concurrently."""
 from __future__ import annotations
 
 import tempfile
-import uuid
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from production_day_data import FILE_CONFIG, Day, write_file
 from production_day_measure import cross_dmo_duplicates
+from scratch_db import drop_database, fresh_database
 
 
 def in_order_duplicates(day: Day, order: list[str], admin: str) -> tuple[int, list[str]]:
     """(shared places split, the first of them) after the file DMOs of `order` are imported in it."""
-    import psycopg
     from dagster import DagsterInstance, materialize
 
     from sadie_pipeline.listings.assets import listing_assets
     from sadie_pipeline.listings.importer import inbox_prefix
     from sadie_pipeline.listings.repository import upsert_dmo
-    from sadie_pipeline.migrations import upgrade
     from sadie_pipeline.partitions import DMO_PARTITIONS_NAME
     from sadie_pipeline.resources.database import Database
     from sadie_pipeline.resources.object_store import ObjectStore
 
     plans = {p.slug: p for p in day.dmos if p.kind == "csv"}
-    name = f"sadie_day_replay_{uuid.uuid4().hex[:8]}"
-    url = urlsplit(admin)._replace(path=f"/{name}").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    url = fresh_database("sadie_day_replay", admin=admin)
     try:
-        upgrade(url)
         database = Database(url=url)
         with tempfile.TemporaryDirectory(prefix="sadie-replay-") as tmp, DagsterInstance.ephemeral() as instance:
             store = ObjectStore(local_root=str(Path(tmp) / "objects"))
@@ -54,5 +47,4 @@ def in_order_duplicates(day: Day, order: list[str], admin: str) -> tuple[int, li
         with database.connect() as conn:
             return cross_dmo_duplicates(conn, day)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(url, admin)

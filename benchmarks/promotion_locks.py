@@ -23,19 +23,18 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import random
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+from scratch_db import drop_database, fresh_database  # noqa: E402
 
 CONFIG = json.loads((HERE / "listings_bench.config.json").read_text())
 
@@ -91,26 +90,6 @@ def write_csv(rows: list[dict[str, str]], path: Path) -> None:
 
 
 # --- a scratch database with every DMO staged -------------------------------------------------
-
-def scratch_database(admin: str) -> str:
-    import psycopg
-
-    from sadie_pipeline.migrations import upgrade
-
-    name = f"sadie_bench_locks_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = admin.rsplit("/", 1)[0] + f"/{name}"
-    upgrade(url)
-    return url
-
-
-def drop_database(admin: str, url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
-
 
 def stage_all(url: str, store_root: str, files: dict[str, Path]) -> None:
     """Every DMO's file imported and staged (not promoted), one DMO after the other."""
@@ -249,7 +228,6 @@ def main(argv: list[str] | None = None) -> None:
     if args.worker:
         return worker(args.url, args.worker)
 
-    admin = os.environ.get("SADIE_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     data = dmo_files(args.dmos, args.records, args.shared, args.seed)
     urls: list[str] = []
     with tempfile.TemporaryDirectory(prefix="promotion-locks-") as tmp:
@@ -257,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
         for slug, rows in data.items():
             write_csv(rows, files.setdefault(slug, Path(tmp) / f"{slug}.csv"))
         try:
-            urls.append(scratch_database(admin))
+            urls.append(fresh_database("sadie_bench_locks"))
             print(f"{args.dmos} DMOs of {args.records} records, {args.shared:.0%} shared places: staging", flush=True)
             stage_all(urls[0], f"{tmp}/objects", files)
             started = time.perf_counter()
@@ -267,7 +245,7 @@ def main(argv: list[str] | None = None) -> None:
             order = [r["slug"] for r in sorted(runs, key=lambda r: r["last_hold_at"].get("PROMOTIONS", 0))]
             same = None
             if not args.no_compare:
-                urls.append(scratch_database(admin))
+                urls.append(fresh_database("sadie_bench_locks"))
                 print("the same, promoted one after the other in the order the commits took", flush=True)
                 stage_all(urls[1], f"{tmp}/objects-in-order", files)
                 promote_in_order(urls[1], order)
@@ -275,7 +253,7 @@ def main(argv: list[str] | None = None) -> None:
                 in_order = outcome(urls[1])
         finally:
             for url in urls:
-                drop_database(admin, url)
+                drop_database(url)
 
     report(args, runs, wall, concurrent, same, in_order if same is not None else None)
 

@@ -20,10 +20,10 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 T = TypeVar("T")
 
@@ -35,6 +35,21 @@ ENRICHED_PREFIX = "enriched/"
 DEFAULT_MAX_AGE = dt.timedelta(days=30)
 LAYER = "hybrid_enrichment"     # pipeline.dead_letters.layer of the queue's dead letters
 _HOST = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$")
+_REGION = re.compile(r"^[A-Z]{2}(-[A-Z0-9]{1,3})?$")   # ISO 3166-1 or -2: US, US-FL, GB-ENG
+
+
+def _matching(pattern: re.Pattern[str], what: str) -> AfterValidator:
+    """Domains and regions name objects and local files (enriched/{region}/{domain}.json): a message
+    or an index object with any other text is refused, never a path."""
+    def check(value: str) -> str:
+        if not pattern.match(value):
+            raise ValueError(f"not a {what}: {value[:60]!r}")
+        return value
+    return AfterValidator(check)
+
+
+Domain = Annotated[str, _matching(_HOST, "domain")]
+Region = Annotated[str, _matching(_REGION, "region code")]
 
 
 class Target(StrEnum):
@@ -64,8 +79,8 @@ class ProspectMessage(BaseModel):
 
     v: int = 1
     message_id: str
-    domain: str
-    region: str
+    domain: Domain
+    region: Region
     website: str
     name: str | None = None
     city: str | None = None
@@ -78,8 +93,8 @@ class IndexEntry(BaseModel):
     """indexes/domains/{domain}.json: the domain is done, when and where its result is."""
     model_config = ConfigDict(extra="forbid")
 
-    domain: str
-    region: str
+    domain: Domain
+    region: Region
     state: IndexState
     enriched_at: dt.datetime
     result_key: str

@@ -23,6 +23,7 @@ from sadie_pipeline.core.enrichment.contacts import extract_contacts
 from sadie_pipeline.core.errors import first_line
 from sadie_pipeline.core.hybrid import (
     DEFAULT_MAX_AGE,
+    SQS_BATCH,
     IndexEntry,
     IndexState,
     Outcome,
@@ -163,7 +164,7 @@ class Deleter:
     def __call__(self, result: DomainResult) -> None:
         if result.outcome is not Outcome.FAILED and result.receipt:
             self.pending.append(result.receipt)
-            if len(self.pending) >= 10:
+            if len(self.pending) >= SQS_BATCH:
                 self.flush()
 
     def flush(self) -> None:

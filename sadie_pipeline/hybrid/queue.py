@@ -15,7 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import boto3
 from dagster import ConfigurableResource, EnvVar
 from pydantic import Field, PrivateAttr
 
@@ -83,6 +82,8 @@ class HybridQueue(ConfigurableResource):
 
     def client(self) -> Any:
         if self._client is None:
+            import boto3  # here, not at import: every run process loads the definitions, few use the queue
+
             self._client = boto3.client("sqs", endpoint_url=self.endpoint_url or None,
                                         region_name=self.region_name or DEFAULT_REGION)
         return self._client
@@ -188,6 +189,8 @@ def create_queues(name: str, *, endpoint_url: str | None, region_name: str | Non
                   retention_s: int = RETENTION_S) -> dict[str, str]:
     """The queue and its DLQ with the redrive policy of deploy/hybrid.yaml (tests, the demo and the
     benchmark on moto; production creates them from that file). Returns the variables to set."""
+    import boto3
+
     sqs = boto3.client("sqs", endpoint_url=endpoint_url, region_name=region_name or DEFAULT_REGION)
     dlq_url = sqs.create_queue(QueueName=f"{name}-dlq", Attributes={"MessageRetentionPeriod": str(DLQ_RETENTION_S)})["QueueUrl"]
     dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from sadie_pipeline.core import listing_fields
 from sadie_pipeline.core.hybrid import INDEX_PREFIX, IndexEntry, newer_than_pulled, parse_index, result_keys
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
@@ -67,12 +68,23 @@ def _download(store: ObjectStore, entry: IndexEntry, dest: Path) -> dict[str, An
     return json.loads(data)
 
 
+def _valid(check: Callable[[Any], str | None], value: Any) -> str | None:
+    """The value as the app's own fields take it (core/listing_fields.py), or None: a result comes
+    from elsewhere, and nothing unchecked goes into the database."""
+    try:
+        return check(value)
+    except listing_fields.FieldError:
+        return None
+
+
 def _row(record: dict[str, Any], entry: IndexEntry) -> dict[str, Any]:
     engine = record.get("engine") or {}
+    emails = [e for e in (_valid(listing_fields.email, v) for v in record.get("emails") or []) if e]
     return {"domain": entry.domain, "region": entry.region, "name": record.get("name"), "city": record.get("city"),
-            "website": record.get("website"), "state": record.get("state") or entry.state.value,
+            "website": _valid(listing_fields.web_url, record.get("website")),
+            "state": record.get("state") or entry.state.value,
             "reason": record.get("reason"), "engine": engine.get("name"), "engine_tier": engine.get("tier"),
-            "booking_url": engine.get("booking_url"), "emails": record.get("emails") or [],
+            "booking_url": _valid(listing_fields.web_url, engine.get("booking_url")), "emails": emails,
             "phones": record.get("phones") or [], "people": Jsonb(record.get("people") or []),
             "result_key": entry.result_key, "enriched_at": entry.enriched_at}
 

@@ -4,6 +4,7 @@ the sync rule (pure: no queue, no store)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from pydantic import ValidationError
@@ -91,3 +92,14 @@ def test_sync_rule_is_per_domain() -> None:
     # enriched again after the pull: new again; an older pull of another domain says nothing
     assert newer_than_pulled(_entry(NOW + dt.timedelta(seconds=1)), {"inn.test": NOW.isoformat()})
     assert newer_than_pulled(_entry(NOW - dt.timedelta(days=1), "old.test"), {"inn.test": NOW.isoformat()})
+
+
+@pytest.mark.parametrize(("domain", "region"), [("../../etc", "US-FL"), ("inn.test/x", "US-FL"),
+                                                ("inn.test", "../US"), ("inn.test", "us-fl")])
+def test_a_message_or_index_naming_no_domain_or_region_is_refused(domain: str, region: str) -> None:
+    """Domains and regions become object keys and local file names: anything else is not ours."""
+    body = prospect_message({"website": "inn.test"}, "US-FL").model_dump() | {"domain": domain, "region": region}
+    with pytest.raises(ValueError):
+        parse_body(json.dumps(body))
+    index = _entry(NOW).model_dump(mode="json") | {"domain": domain, "region": region}
+    assert parse_index(json.dumps(index).encode()) is None

@@ -4,9 +4,6 @@ a local scrape sent twice to the queue is enriched once per domain by the runs t
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -17,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 from dagster import DagsterEventType, DagsterInstance, DagsterRunStatus, RunsFilter
 
-from sadie_pipeline.backfills import daemon_running
 from sadie_pipeline.cli import main
 from sadie_pipeline.core.hybrid import index_key, prospect_message
 from sadie_pipeline.hybrid.definitions import JOB
-from sadie_pipeline.instance import create_instance_storage, local_instance_yaml
+from sadie_pipeline.instance import local_instance_yaml
 from sadie_pipeline.settings import environ
+from sadie_pipeline_tests.fixtures.dagster_services import dagster_daemon
 from sadie_pipeline_tests.hybrid.conftest import REGION
 
 pytestmark = pytest.mark.slow
@@ -34,29 +31,10 @@ WAIT_S = 300
 
 @contextmanager
 def daemon(home: Path) -> Iterator[DagsterInstance]:
-    """dagster-daemon on the code location, in its own session (killed with its run workers if it
-    does not stop)."""
+    """dagster-daemon on the code location, on the local instance `sadie` writes."""
     (home / "dagster.yaml").write_text(local_instance_yaml(postgres=False))
-    create_instance_storage(home)
-    log = open(home / "daemon.log", "w")
-    proc = subprocess.Popen([str(BIN / "dagster-daemon"), "run", "-m", "sadie_pipeline.definitions"],
-                            env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        with DagsterInstance.from_config(str(home)) as instance:
-            deadline = time.monotonic() + 240
-            while not daemon_running(instance):
-                assert proc.poll() is None, (home / "daemon.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "the daemon did not beat"
-                time.sleep(2)
-            yield instance
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
+    with dagster_daemon(home) as instance:
+        yield instance
 
 
 def _enriched_counts(instance: DagsterInstance, run_ids: list[str]) -> dict[str, int]:

@@ -4,22 +4,16 @@ backfill. Either way the upload ends promoted and visible, and the runs are on t
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from dagster import DagsterInstance, DagsterRunStatus
 
-from sadie_pipeline.backfills import daemon_running
 from sadie_pipeline.instance import create_instance_storage
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline_tests.fixtures.dagster_services import QUEUED_INSTANCE
+from sadie_pipeline_tests.fixtures.dagster_services import QUEUED_INSTANCE, dagster_daemon
 from sadie_pipeline_tests.listings.helpers import register, sample
 from sadie_pipeline_tests.web.conftest import PASSWORD
 from sadie_pipeline_tests.web.server import logged_in, page_token, serving
@@ -42,29 +36,6 @@ def dagster_home(tmp_path, monkeypatch, database) -> Path:
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("SADIE_S3_BUCKET", raising=False)
     return home
-
-
-@contextmanager
-def dagster_daemon(home: Path, timeout_s: float = 240) -> Iterator[None]:
-    """dagster-daemon alone on the instance, until its backfill and queue daemons beat."""
-    log = open(home / "daemon.log", "w")
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "dagster-daemon"), "run", "-m",
-                             "sadie_pipeline.definitions"], env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + timeout_s
-        with DagsterInstance.from_config(str(home)) as instance:
-            while not daemon_running(instance):
-                assert proc.poll() is None, (home / "daemon.log").read_text()[-3000:]
-                assert time.monotonic() < deadline, "the daemon did not beat"
-                time.sleep(2)
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _until(client, url: str, text: str) -> str:
