@@ -13,7 +13,7 @@ from dagster import DagsterInstance, DagsterRunStatus
 
 from sadie_pipeline.instance import create_instance_storage
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline_tests.fixtures.dagster_services import QUEUED_INSTANCE, dagster_daemon
+from sadie_pipeline_tests.fixtures.dagster_services import QUEUED_INSTANCE, dagster_daemon, ended_runs
 from sadie_pipeline_tests.listings.helpers import register, sample
 from sadie_pipeline_tests.web.conftest import PASSWORD
 from sadie_pipeline_tests.web.server import logged_in, page_token, serving
@@ -70,14 +70,6 @@ def _upload_and_promote(web: str, database, launched: str) -> None:
     assert live > 0
 
 
-def _ended_runs(dagster: DagsterInstance, count: int) -> list:
-    deadline = time.monotonic() + RUN_S
-    while (len(runs := dagster.get_runs()) < count or not all(r.is_finished for r in runs)) \
-            and time.monotonic() < deadline:
-        time.sleep(1)
-    return runs
-
-
 def _runs(home: Path) -> dict[str, DagsterRunStatus]:
     with DagsterInstance.from_config(str(home)) as instance:
         return {run.job_name: run.status for run in instance.get_runs()}
@@ -101,6 +93,6 @@ def test_with_a_daemon_and_no_webserver_the_daemon_runs_them(dagster_home, datab
         _upload_and_promote(web, database, "for the Dagster daemon")
         # the page shows the promotion once it committed; its run ends a moment later
         with DagsterInstance.from_config(str(dagster_home)) as dagster:
-            runs = _ended_runs(dagster, count=2)
+            runs = ended_runs(dagster, count=2, timeout_s=RUN_S)
             backfills = dagster.get_backfills()
     assert len(backfills) == 2 and all(r.status == DagsterRunStatus.SUCCESS for r in runs) and len(runs) == 2
