@@ -155,10 +155,7 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
     from dagster import DagsterInstance
 
     from sadie_pipeline.definitions import build_defs
-    from sadie_pipeline.hotels.exports.delivery import counted, latest_exports
     from sadie_pipeline.hotels.markets import add_market
-    from sadie_pipeline.hotels.owner_summary import owner_lines, owner_summary
-    from sadie_pipeline.hotels.summary import city_summary, source_summary
     from sadie_pipeline.resource_defs import configured, resolved
     from sadie_pipeline.sandbox import Sandbox
 
@@ -189,6 +186,16 @@ def run_hotel_demo(database, echo: Callable[[str], None]) -> None:
                 for event in result.all_events:
                     if event.event_type_value == "STEP_SUCCESS":
                         echo(f"  {event.step_key}: {event.event_specific_data.duration_ms / 1000:.1f} s")
+    echo_hotel_report(database, announced, echo)
+
+
+def echo_hotel_report(database, announced: list[dict], echo: Callable[[str], None]) -> None:
+    """What the hotel run left: per city, the owners, the exports and the Slack messages it sent."""
+    from sadie_pipeline.hotels.exports.delivery import counted, latest_exports
+    from sadie_pipeline.hotels.owner_summary import owner_lines, owner_summary
+    from sadie_pipeline.hotels.summary import city_summary, source_summary
+    from sadie_pipeline.resource_defs import configured, resolved
+
     with database.connect() as conn:
         rows = city_summary(conn, DEMO_REGION)
         echo_sources(source_summary(conn, DEMO_REGION), echo)

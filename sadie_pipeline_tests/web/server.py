@@ -67,3 +67,14 @@ def page_token(client: httpx.Client, path: str = "/review") -> str:
     response = client.get(path)
     assert response.status_code == 200, response.status_code
     return csrf_of(response.text)
+
+
+def launched_as(run_id: str):
+    """A stand-in for dagster_runs.launch that launches nothing and answers with `run_id`: the
+    request's own work (messages, audit rows) without a run changing the data."""
+    from sadie_pipeline.web.dagster_runs import Launch, Route
+
+    def launch(*_args, **_kwargs) -> Launch:
+        return Launch(run_id=run_id, route=Route.IN_PROCESS)
+
+    return launch

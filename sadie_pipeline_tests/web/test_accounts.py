@@ -57,6 +57,10 @@ def test_the_users_page_refuses_a_weak_password_and_keeps_the_old_one_on_a_role_
     with database.connect() as conn:
         assert authenticate(conn, "newbie", "x") is None
         assert authenticate(conn, "rita", PASSWORD).role.label == "admin"
+        # the saved change has its audit row, the refused ones none
+        assert _audit(conn, "user:newbie") == []
+        assert _audit(conn, "user:rita") == [("ada", "add user", {"role": "admin", "dmos": [], "grants": [],
+                                                                   "password_set": False})]
         with pytest.raises(UserError, match="too short"):
             add_user(conn, "bob", "x", "viewer")
 
@@ -150,6 +154,19 @@ def test_removing_a_user_needs_their_name_typed(web, users, database):
         gone = ada.post("/users/vera/remove", data={"csrf_token": token, "confirm": "vera"}, follow_redirects=True)
         assert _flash(gone.text) == "user vera removed"
         assert not authenticate_ok(database, "vera")
+        with database.connect() as conn:
+            add_dmo(conn, "pei")
+        ada.post("/users", data={"name": "pia", "role": "viewer", "dmos": "pei", "grants": "hotels",
+                                 "password": "a long enough passphrase", "csrf_token": token})
+    with database.connect() as conn:
+        assert _audit(conn, "user:vera") == [("ada", "remove user", {})]  # the refused removal left none
+        assert _audit(conn, "user:pia") == [("ada", "add user", {"role": "viewer", "dmos": ["pei"],
+                                                                  "grants": ["hotels"], "password_set": True})]
+
+
+def _audit(conn, target: str) -> list[tuple]:
+    return conn.execute("SELECT user_name, action, detail FROM pipeline.web_audit WHERE target = %s ORDER BY id",
+                        (target,)).fetchall()
 
 
 def authenticate_ok(database, name: str) -> bool:

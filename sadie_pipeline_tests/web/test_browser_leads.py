@@ -1,5 +1,5 @@
 """Playwright on Debian's Chromium: a salesperson logs in, filters the leads, approves one the
-criteria would reject and rejects one they would take (the page changes with each), the launch
+criteria would reject and rejects one they would take (each row changes in place through htmx), the launch
 honours both, and the hotel page shows the approval applied. Saves docs/screenshots/leads.png and
 docs/screenshots/hotel.png."""
 
@@ -43,15 +43,17 @@ def test_sales_decides_leads_in_the_browser(web, database, instance):
 
             no_site, good = page.locator(f"#lead-{ids['no_site']}"), page.locator(f"#lead-{ids['good']}")
             assert "would reject" in no_site.inner_text() and "would launch" in good.inner_text()
+            # a row's decision goes through htmx: the row changes in place, the page is not loaded again
+            page.evaluate("window.sadieSamePage = true")
             no_site.locator("text=Approve").click()
-            page.wait_for_selector("text=No Site approved by sam.")
-            assert "approved over: missing website" in page.locator(f"#lead-{ids['no_site']}").inner_text()
-            good = page.locator(f"#lead-{ids['good']}")
+            _row_shows(page, ids["no_site"], "approved over: missing website")
             good.locator(f"input[name=reason_{ids['good']}]").fill("owner said no")
             good.locator("text=Reject").click()
-            page.wait_for_selector("text=Good Lead rejected by sam.")
-            assert "rejected by sam: owner said no" in page.locator(f"#lead-{ids['good']}").inner_text()
-            assert "city=Miami" in page.url  # the filters stay after a decision
+            _row_shows(page, ids["good"], "rejected by sam: owner said no")
+            page.locator(f"#lead-{ids['held']}").locator("text=Reject").click()  # no reason given
+            _row_shows(page, ids["held"], "Nothing was decided: a lead rejected needs a reason.")
+            assert page.evaluate("window.sadieSamePage === true"), "the page was loaded again"
+            assert page.locator("tr.lead").count() == 4 and "city=Miami" in page.url  # the filtered view stays
 
             # bulk: tick one lead, hold it with a reason (the form asks for a confirmation)
             page.check(f"#lead-{ids['held']} input[name=ids]")
@@ -71,6 +73,11 @@ def test_sales_decides_leads_in_the_browser(web, database, instance):
             page.screenshot(path=str(SCREENSHOTS / "hotel.png"), full_page=False)
         finally:
             browser.close()
+
+
+def _row_shows(page, hotel: int, text: str) -> None:
+    """Waits until the lead's row (swapped in by htmx) shows the text."""
+    page.locator(f"#lead-{hotel}", has_text=text).wait_for()
 
 
 def _held_for(database, hotel: int):

@@ -1,6 +1,6 @@
 """The spend page in Debian's Chromium (no Dagster webserver: the page only reads): a salesperson
-opens /spend, sees the totals and the SVG bars per service, narrows the dates; the screenshot is
-docs/screenshots/spend.png."""
+opens /spend, sees the totals and the SVG bars per service (SMTP's mailbox checks among them),
+narrows the dates; the screenshot is docs/screenshots/spend.png."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 
+from sadie_pipeline.core.spend import DEFAULT_PRICES, service_group
 from sadie_pipeline.web.users import add_user
 from sadie_pipeline_tests.web.conftest import PASSWORD
 from sadie_pipeline_tests.web.server import serving
@@ -18,8 +19,11 @@ from sadie_pipeline_tests.web.test_browser import ARGS, CHROMIUM, SCREENSHOTS
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # (service, calls per day over the last 30 days, share failed, price per call)
+# SMTP counts under the name its per-MX-host guards ("smtp:HOST", resources/mail_verify.py) group to.
+SMTP = service_group("smtp:mx1.example-hotel.com")
 SERVICES = [("serper", 1800, 0.02, "0.001"), ("groq", 700, 0.01, "0.0008"), ("anthropic", 120, 0.03, "0.012"),
-            ("geocoder-google", 400, 0.0, "0.005"), ("rdap", 900, 0.05, "0"), ("images", 2500, 0.04, "0")]
+            ("geocoder-google", 400, 0.0, "0.005"), ("rdap", 900, 0.05, "0"), ("images", 2500, 0.04, "0"),
+            (SMTP, 300, 0.12, "0")]
 
 
 def _seed(database) -> None:
@@ -54,6 +58,10 @@ def test_a_salesperson_reads_the_spend_charts(database, local_object_store):
             assert page.locator("svg.spend-chart").count() == len(SERVICES) + 1
             assert page.locator("#chart-serper rect.ok").count() == 30
             assert page.locator("#chart-rdap rect.failed").count() == 30
+            assert SMTP == "smtp" and SMTP in DEFAULT_PRICES  # priced under the guard's name
+            assert page.locator("#spend-services tr[data-service=smtp]").inner_text().startswith("smtp")
+            assert page.locator("#chart-smtp rect.ok").count() == 30
+            assert page.locator("#chart-smtp rect.failed").count() == 30
             page.screenshot(path=str(SCREENSHOTS / "spend.png"), full_page=True)
 
             week_ago = (dt.datetime.now(dt.UTC).date() - dt.timedelta(days=6)).isoformat()

@@ -142,10 +142,47 @@ def test_roles_csrf_and_mistakes(web, database, instance):
     assert history == [("approved", "sam"), ("cleared", "sam")]
 
 
+def test_a_row_decided_through_htmx_comes_back_alone(web, database, instance):
+    ids = seed_leads(database, instance)
+    sales_users(database)
+    hx = {"hx-request": "true"}
+    with logged_in(web, "sam", PASSWORD) as sam:
+        token = page_token(sam, "/leads")
+        row = sam.post("/leads/decide", headers=hx, data={"csrf_token": token, "one": f"{ids['no_site']}:approved",
+                                                           "region": "US-FL"})
+        assert row.status_code == 200 and "HX-Redirect" not in row.headers
+        html = row.text.strip()
+        assert html.startswith(f'<tr id="lead-{ids["no_site"]}"') and html.endswith("</tr>")
+        assert "<html" not in html and "<nav" not in html and html.count('<tr id="lead-') == 1
+        assert '<span class="badge">approved</span>' in html and "approved over: missing website" in html
+        assert 'hx-post="/leads/decide"' in html and 'name="region" value="US-FL"' in html  # the filters stay
+        # a mistake comes back in the row, and nothing is recorded
+        wrong = sam.post("/leads/decide", headers=hx, data={"csrf_token": token, "one": f"{ids['good']}:rejected"})
+        assert wrong.status_code == 200 and wrong.text.strip().startswith(f'<tr id="lead-{ids["good"]}"')
+        assert "Nothing was decided: a lead rejected needs a reason." in wrong.text and "undecided" in wrong.text
+        gone = sam.post("/leads/decide", headers=hx, data={"csrf_token": token, "one": "999999:approved"})
+        assert '<tr id="lead-999999"' in gone.text and "no longer waits for the launch" in gone.text
+        # the bulk form stays a post and a redirect, through htmx too
+        bulk = sam.post("/leads/decide", headers=hx, data={"csrf_token": token, "ids": [ids["held"]],
+                                                            "decision": "approved"})
+        assert bulk.status_code == 303 and bulk.headers["HX-Redirect"] == "/leads"
+    with database.connect() as conn:
+        decided = conn.execute("SELECT hotel_id, decision FROM sadie_gtm.lead_decisions ORDER BY id").fetchall()
+    assert decided == [(ids["no_site"], "approved"), (ids["held"], "approved")]
+
+
 def test_filters_paging_and_export(web, database, instance):
     ids = seed_leads(database, instance)
     sales_users(database)
+    with database.connect() as conn:
+        scores = dict(conn.execute("SELECT id, score FROM sadie_gtm.hotels WHERE id = ANY(%s)",
+                                   (list(ids.values()),)).fetchall())
+    low, high = min(scores, key=scores.get), max(scores, key=scores.get)
+    assert scores[low] < scores[high], scores  # the seeds score apart: a minimum can fall between them
     with logged_in(web, "sam", PASSWORD) as sam:
+        above = sam.get(f"/leads?min_score={scores[high]}").text
+        assert f'id="lead-{high}"' in above and f'id="lead-{low}"' not in above
+        assert f'id="lead-{low}"' in sam.get(f"/leads?min_score={scores[low]}").text
         verified = sam.get("/leads?verified=true").text
         assert "Good Lead" in verified and "No Site" not in verified and "Bay Lodge" not in verified
         assert "Chain Tower" in sam.get(f"/leads?engine={TIER2_ENGINE}").text

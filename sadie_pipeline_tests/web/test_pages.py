@@ -10,7 +10,7 @@ import re
 from sadie_pipeline.listings.review import list_pending
 from sadie_pipeline_tests.listings.helpers import import_file, promote, register, sample
 from sadie_pipeline_tests.web.conftest import PASSWORD
-from sadie_pipeline_tests.web.server import logged_in, page_token
+from sadie_pipeline_tests.web.server import launched_as, logged_in, page_token
 
 
 def _two_dmos(database, store, instance) -> list[dict]:
@@ -50,14 +50,23 @@ def test_the_review_queue_shows_decides_and_force_matches(web, database, local_o
         monkeypatch.delenv("DAGSTER_HOME", raising=False)   # no webserver, and no instance to run on
         promoted = rita.post("/review/promote", data={"dmo": "visit-pei", "csrf_token": token}, follow_redirects=True)
         assert "no Dagster webserver answers" in promoted.text   # nothing runs inside the request
+        monkeypatch.setattr("sadie_pipeline.web.routes.review.launch", launched_as("run-promote-1"))
+        again = rita.post("/review/promote", data={"dmo": "visit-pei", "csrf_token": token}, follow_redirects=True)
+        assert "promotion of visit-pei launched: run run-promote-1" in again.text
     with database.connect() as conn:
         assert list_pending(conn) == []
+        trail = conn.execute("SELECT user_name, action, detail FROM pipeline.web_audit WHERE target = %s ORDER BY id",
+                             ("dmo:visit-pei",)).fetchall()
         decisions = conn.execute("SELECT decision, decided_by FROM pipeline.review_decisions ORDER BY id").fetchall()
         row = conn.execute("SELECT target_listing_id, match_method, review_status FROM staging.listings WHERE id = %s",
                            (target["id"],)).fetchone()
     assert decisions[0] == ("approved", "rita") and decisions[1] == ("rejected", "rita")
     assert ("force_matched", "rita") in decisions
     assert row == (listing_id, "manual", "approved")
+    # each promotion asked for has its audit row: the run it launched, or why none was
+    assert [(who, action, detail["run"]) for who, action, detail in trail] == [
+        ("rita", "promote", None), ("rita", "promote", "run-promote-1")]
+    assert "no Dagster webserver answers" in trail[0][2]["problem"] and trail[1][2]["problem"] is None
 
 
 def test_sources_show_each_dmo_and_admins_edit_configs_with_validation(web, database, local_object_store, instance):

@@ -71,28 +71,50 @@ def leads(request: Request, user: LeadReader, after: str | None = None) -> Respo
                   export_url="/leads/export" + (f"?{urlencode(kept)}" if kept else ""))
 
 
-@router.post("/leads/decide")
-async def decide(request: Request, user: Sales) -> Response:
-    """One lead (a row's button: one=ID:DECISION, its reason reason_ID) or the ticked ones (ids,
-    decision, reason)."""
-    form = await request.form()
-    kept = shown_filters(filters(form))
+def _asked(form) -> tuple[list[int], str, str]:
+    """(hotel ids, decision, reason) of a row's button (one=ID:DECISION, its reason reason_ID) or of
+    the bulk form (ids, decision, reason)."""
     one_lead = str(form.get("one") or "")
     if one_lead:
         hotel, _, decision = one_lead.partition(":")
-        ids = [int(hotel)] if hotel.isdigit() else []
-        reason = form.get(f"reason_{hotel}") or form.get("reason")
-    else:
-        ids = [int(v) for v in form.getlist("ids") if str(v).isdigit()]
-        decision, reason = str(form.get("decision") or ""), form.get("reason")
+        reason = form.get(f"reason_{hotel}") or form.get("reason") or ""
+        return ([int(hotel)] if hotel.isdigit() else []), decision, str(reason)
+    ids = [int(v) for v in form.getlist("ids") if str(v).isdigit()]
+    return ids, str(form.get("decision") or ""), str(form.get("reason") or "")
+
+
+def _row(request: Request, hotel_id: int, kept: dict[str, str], problem: str | None) -> Response:
+    """One lead's row as it stands now, for htmx to swap in place of the old one (the problem shown
+    in it when nothing was decided). A scored hotel has its engine: lead_rows finds its details."""
+    day = next_launch_day(dt.datetime.now(dt.UTC), schedule_timezone())
+    with connection(request) as conn:
+        scored = rows(conn, "leads", "scored_ids", {"ids": [hotel_id], "scored": HotelStatus.SCORED})
+        shown = lead_rows(conn, scored, day)
+    problem = problem or (None if shown else "no such lead waits for the launch")
+    return render(request, "leads_row_part.html", lead=shown[0] if shown else None, lead_id=hotel_id, kept=kept,
+                  problem=problem)
+
+
+@router.post("/leads/decide")
+async def decide(request: Request, user: Sales) -> Response:
+    """One lead or the ticked ones. A row's button through htmx gets its row back; without
+    JavaScript, and for the bulk form, the page comes back with a message."""
+    form = await request.form()
+    kept = shown_filters(filters(form))
+    ids, decision, reason = _asked(form)
+    in_place = bool(form.get("one")) and len(ids) == 1 and bool(request.headers.get("hx-request"))
     if not ids:
         return redirect(flash_url(_leads_url(kept), "No lead was ticked: nothing was decided."), request)
     try:
         with connection(request) as conn:
-            chosen, done = record(conn, ids, decision, str(reason or ""), user.name, dt.datetime.now(dt.UTC),
+            chosen, done = record(conn, ids, decision, reason, user.name, dt.datetime.now(dt.UTC),
                                   schedule_timezone())
     except DecisionError as exc:
+        if in_place:
+            return _row(request, ids[0], kept, str(exc))
         return redirect(flash_url(_leads_url(kept), f"Nothing was decided: {exc}."), request)
+    if in_place:
+        return _row(request, ids[0], kept, None if done else "the lead no longer waits for the launch")
     if not done:
         return redirect(flash_url(_leads_url(kept), "Nothing was decided: no ticked lead waits for the launch."),
                         request)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from sadie_pipeline.core.passwords import MIN_LENGTH
+from sadie_pipeline.web.audit import audit
 from sadie_pipeline.web.auth import Admin, SignedIn, start_session
 from sadie_pipeline.web.db import connection
 from sadie_pipeline.web.pages import flash_url, redirect, render
@@ -78,6 +79,10 @@ def users_add(request: Request, user: Admin, name: Annotated[str, Form(max_lengt
         with connection(request) as conn:
             saved = add_user(conn, name, password or None, role, [d for d in dmos.replace(",", " ").split() if d],
                              grants or ())
+            # in the change's transaction; whether a password was set, never the password itself
+            audit(conn, user, "add user", f"user:{saved.name}",
+                  {"role": saved.role.label, "dmos": list(saved.dmos),
+                   "grants": sorted(g.value for g in saved.grants), "password_set": bool(password)})
     except UserError as exc:
         return redirect(flash_url("/users", str(exc)), request)
     if saved.id == user.id:  # the admin's own change ends its other sessions, not this one
@@ -96,6 +101,7 @@ def users_remove(request: Request, user: Admin, name: str,
     try:
         with connection(request) as conn:
             remove_user(conn, name)
+            audit(conn, user, "remove user", f"user:{name}")
     except UserError as exc:
         return redirect(flash_url("/users", str(exc)), request)
     return redirect(flash_url("/users", f"user {name} removed"), request)

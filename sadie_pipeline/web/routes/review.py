@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from sadie_pipeline.core.review import kept_fields
 from sadie_pipeline.listings import curation, review
 from sadie_pipeline.listings.states import Action
+from sadie_pipeline.web.audit import audit
 from sadie_pipeline.web.auth import Forbidden, Reviewer, Viewer, check_dmo
 from sadie_pipeline.web.cache import Cache
 from sadie_pipeline.web.dagster_runs import launch
@@ -233,5 +234,7 @@ def promote(request: Request, user: Reviewer, dmo: Annotated[str, Form()]) -> Re
     no longer be undone)."""
     check_dmo(user, dmo)
     run = launch(request.app.state.settings.dagster_url, "listing_promote_job", dmo, user=user.name)
+    with connection(request) as conn:  # a launch that failed is recorded too: someone tried to promote
+        audit(conn, user, "promote", f"dmo:{dmo}", {"run": run.run_id, "problem": run.problem})
     message = f"promotion of {dmo} launched: run {run.run_id}" if run.ok else run.problem
     return redirect(flash_url(f"/review?dmo={dmo}" + (f"&run={run.run_id}" if run.ok else ""), message), request)

@@ -20,6 +20,7 @@ from sadie_pipeline.listings.importer import upload_prefix
 from sadie_pipeline.listings.promote import job_summary
 from sadie_pipeline.listings.repository import get_dmo
 from sadie_pipeline.listings.states import JobStage
+from sadie_pipeline.web.audit import audit
 from sadie_pipeline.web.auth import Reviewer, check_dmo
 from sadie_pipeline.web.dagster_runs import launch, run_failed
 from sadie_pipeline.web.db import connection
@@ -83,12 +84,19 @@ def upload(request: Request, user: Reviewer, dmo: Annotated[str, Form()], file: 
     store.put_bytes(key, file.file.read())
     config = {"ops": {"listing_raw_files": {"config": {"inbox_key": key, "imported_by": user.name}}}}
     run = launch(settings.dagster_url, "listing_stage_job", dmo, config, user=user.name)
+    # the job id comes with the run's import: the row names the file and the run that makes it
+    _audit(request, user, "upload", f"dmo:{dmo}", {"file": name, "run": run.run_id, "problem": run.problem})
     if not run.ok:
         store.delete(key)  # nothing was imported: the upload is not kept
         return render(request, "upload.html", status_code=503, dmos=_dmos(request, user), chosen=dmo,
                       problem=run.problem)
     return redirect(flash_url(f"/upload/{dmo}/{name}?run={run.run_id}", f"import and stage launched {run.where}"),
                     request)
+
+
+def _audit(request: Request, user: User, action: str, target: str, detail: dict) -> None:
+    with connection(request) as conn:
+        audit(conn, user, action, target, detail)
 
 
 def _job(request: Request, user: User, dmo: str, name: str) -> int | None:
@@ -128,11 +136,14 @@ def status(request: Request, user: Reviewer, dmo: str, name: str, partial: bool 
 def confirm(request: Request, user: Reviewer, dmo: str, name: str,
             accept_errors: Annotated[bool, Form()] = False) -> Response:
     """Phase two: promote (a listing_promote_job run for the DMO)."""
-    if _job(request, user, dmo, name) is None:
+    job_id = _job(request, user, dmo, name)
+    if job_id is None:
         raise HTTPException(404, "no job for this upload yet")
     config = {"ops": {"listing_promotion": {"config": {"accept_errors": True, "accepted_by": user.name}}}} \
         if accept_errors else None
     run = launch(request.app.state.settings.dagster_url, "listing_promote_job", dmo, config, user=user.name)
+    _audit(request, user, "confirm upload", f"job:{job_id}",
+           {"dmo": dmo, "file": name, "run": run.run_id, "problem": run.problem, "accept_errors": accept_errors})
     message = f"promotion launched {run.where}" if run.ok else run.problem
     return redirect(flash_url(f"/upload/{dmo}/{name}" + (f"?run={run.run_id}" if run.ok else ""), message), request)
 
@@ -148,4 +159,5 @@ def discard(request: Request, user: Reviewer, dmo: str, name: str) -> Response:
         discard_job(request.app.state.database, found, job_id, by=user.name)
     except NotDiscardable as exc:
         return redirect(flash_url(f"/upload/{dmo}/{name}", str(exc)), request)
+    _audit(request, user, "discard upload", f"job:{job_id}", {"dmo": dmo, "file": name})
     return redirect(flash_url(f"/upload/{dmo}/{name}", f"job {job_id} discarded: nothing of it reaches the live listings"), request)
