@@ -10,6 +10,7 @@ there, or a deadlock, rolls back and runs again. benchmarks/promotion_locks.py m
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,9 +167,9 @@ def _promote(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int]) -> 
             return None
         result = PromoteResult(promoted=dict(batch.actions), jobs=sorted(staged_jobs),
                                decided_jobs=sorted(set(batch.jobs) - set(staged_jobs)))
-        result.waiting_for_review = conn.execute(sql("promote", "waiting_for_review"), params).fetchone()[0]
-        result.live_listings = conn.execute(sql("promote", "live_listings"), params).fetchone()[0]
-        result.state_version = state_version(conn, dmo)
+        waiting, live, rows, changed = conn.execute(sql("promote", "dmo_figures"), params).fetchone()
+        result.waiting_for_review, result.live_listings = waiting, live
+        result.state_version = state_version(rows, changed)
     return result
 
 
@@ -309,10 +310,9 @@ def _when(conn: psycopg.Connection, needed: int, name: str, params: dict[str, An
         run(conn, "promote", name, params)
 
 
-def state_version(conn: psycopg.Connection, dmo: Dmo) -> str:
+def state_version(rows: int, changed: dt.datetime | None) -> str:
     """The version of the DMO's public listings: its listing_info rows and their newest change, which
     every insert, update and soft delete stamps and a promotion that changed nothing leaves as it was."""
-    rows, changed = conn.execute(sql("promote", "state_version"), {"dmo": dmo.id}).fetchone()
     return f"{rows} rows, changed {changed.isoformat() if changed else 'never'}"
 
 

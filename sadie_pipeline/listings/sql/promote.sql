@@ -427,14 +427,17 @@ ON CONFLICT (job_id) DO UPDATE SET
 UPDATE pipeline.jobs SET stage = 'promoted', status = 'succeeded', finished_at = now()
  WHERE id = ANY(%(staged_jobs)s) AND stage = 'staged';
 
--- name: waiting_for_review
-SELECT count(*) FROM staging.listings WHERE dmo_id = %(dmo)s AND review_status = 'pending';
-
--- name: state_version
--- What the version of the DMO's public listings is made of: its listing_info rows and the newest
--- updated_at among them (an insert, an update or a soft delete sets it; touch_unchanged_info does not).
--- listing_info_dmo_updated_idx answers both without reading the table.
-SELECT count(*), max(updated_at) FROM public.listing_info WHERE dmo_id = %(dmo)s;
+-- name: dmo_figures
+-- After a promotion, in one statement (each part was a scan of its own, 0.1 s at 100,000 records):
+-- the rows still waiting for review, the live listings (as live_listings) and what the version of
+-- the DMO's public listings is made of (its listing_info rows and their newest updated_at: an
+-- insert, an update or a soft delete sets it; touch_unchanged_info does not).
+SELECT (SELECT count(*) FROM staging.listings WHERE dmo_id = %(dmo)s AND review_status = 'pending'),
+       count(*) FILTER (WHERE li.info_visible AND NOT EXISTS (
+           SELECT 1 FROM public.listings l WHERE l.id = li.listing_id AND NOT l.listing_visible)),
+       count(*), max(li.updated_at)
+  FROM public.listing_info li
+ WHERE li.dmo_id = %(dmo)s;
 
 -- name: live_listings
 -- Visible listing_info rows of the DMO whose listing is visible too: every listing_info has its

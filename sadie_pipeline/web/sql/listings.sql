@@ -141,8 +141,9 @@ VALUES (%(listing)s, %(info)s, 'edit', %(detail)s, %(by)s);
 -- name: versions
 -- Each version of the listing's DMO records that an import applied (a promoted staged row, with
 -- its job), oldest first: the record's staged rows are found by its source ids (the one it was
--- created with, and those the bridge maps to it) through staging_listings_source_idx (sql/0050).
--- Thin rows (unchanged records) are never applied, so never a version. Only the DMOs of %(dmos)s.
+-- created with, and those the bridge maps to it) through staging_listings_source_idx (sql/0055).
+-- Thin rows (unchanged records) are never applied, so never a version (and not in that index).
+-- Only the DMOs of %(dmos)s.
 WITH records AS (
     SELECT li.id, li.dmo_id, d.slug, li.external_source_id
       FROM public.listing_info li JOIN public.dmos d ON d.id = li.dmo_id
@@ -157,7 +158,7 @@ sources AS (
 applied AS (
     SELECT s.*, src.slug AS dmo
       FROM sources src JOIN staging.listings s ON s.source_id = src.source_id AND s.dmo_id = src.dmo_id
-     WHERE s.promoted_at IS NOT NULL AND s.target_listing_info_id = src.info_id
+     WHERE s.promoted_at IS NOT NULL AND s.row_kind <> 'thin' AND s.target_listing_info_id = src.info_id
      ORDER BY s.promoted_at DESC, s.id DESC
      LIMIT 500)
 SELECT a.target_listing_info_id AS info_id, a.dmo, a.job_id, a.promoted_at::timestamptz AS at, a.action,
