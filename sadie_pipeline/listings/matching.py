@@ -30,11 +30,21 @@ def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: i
 def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any], after: int) -> None:
     """Records of the jobs to promote that were staged as new listings, matched again against the
     listings created since their stage began (those above `after`): by match hash, then fuzzily. What a sequential order
-    would have matched at stage is matched now; an unsure match waits for a person."""
-    run(conn, "promote", "rematch_by_hash", params)
+    would have matched at stage is matched now; an unsure match waits for a person, as does one on a
+    listing another record of the DMO already takes (rematch_taken)."""
+    moved = [tuple(r) for r in run(conn, "promote", "rematch_by_hash", params)]
+    moved += _rematch_fuzzily(conn, params, config, after)
+    if moved:
+        ids, targets = zip(*moved)
+        run(conn, "promote", "rematch_taken", {**params, "ids": list(ids), "targets": list(targets)})
+
+
+def _rematch_fuzzily(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any],
+                     after: int) -> list[tuple[int, int]]:
+    """The records still new matched fuzzily: (record, listing) of each match."""
     rows = [MatchRecord.stored(r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
     if not rows:
-        return
+        return []
     stage = config["stage"]
     candidates = fuzzy_candidates(conn, rows, after)
     model = dmo_model.of_jobs(conn, params["dmo"], params["staged_jobs"])  # as their stage judged
@@ -51,3 +61,4 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
             "explanations": [Jsonb(m.explanation) for m in matches],
             "reasons": [m.review_reason for m in matches],
             "second": [best[m.candidate_id] != m.record_id for m in matches]})
+    return [(m.record_id, m.candidate_id) for m in matches]

@@ -25,6 +25,7 @@ from sadie_pipeline.listings.stage_files import FileTask, JobContext, init_worke
 from sadie_pipeline.listings.staleness import propose_stale
 from sadie_pipeline.listings.states import JobStage, JobStatus
 from sadie_pipeline.listings.trusted import rows_of_job
+from sadie_pipeline.memory import map_large_blocks
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
 from sadie_pipeline.settings import listings_fast_paths
@@ -72,6 +73,7 @@ def stage_dmo(db: Database, store: ObjectStore, dmo: Dmo, run_key: str | None = 
     end where the same runs one after the other end. Returns the last job's result; when there was
     no job to stage, StageResult(None) with the job waiting for promotion (its check is judged again).
     `workers`: the processes transforming a job's files at once (None: default_workers())."""
+    map_large_blocks()  # the resolution's temporary arrays given back when freed (memory.py)
     with holding_dmo(db, dmo.id, dmo.slug, "stage", log) as holder:
         by = f"by the stage of {dmo.slug}"
         job_queue.reap_dead_jobs(db, holder, dmo.id, by)

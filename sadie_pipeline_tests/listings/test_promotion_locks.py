@@ -182,3 +182,29 @@ def test_a_promotion_matches_again_by_the_model_its_stage_judged_with(tmp_path, 
     for slug in ("dmo-a", "dmo-b"):
         _finished(_promotion(database.url, slug))
     assert _shared_listings(database.url) == (40, 0)  # each place one listing, with both DMOs' records
+
+
+def test_a_record_matched_again_onto_a_listing_its_dmo_already_takes_waits_for_a_person(tmp_path, database):
+    """dmo-b's stage met dmo-a's listing of a place (committed while it ran) for one of its records;
+    another record of dmo-b, new at its stage, has that listing's match hash. Matched again by the
+    promotion onto the listing, it waits for a person instead of giving the DMO two records on one
+    listing (a unique violation failed a promotion of the 50-DMO production day)."""
+    rows = [r for r in places(4) if "(listed twice)" not in r["Description"]]
+    _stage(database.url, tmp_path, "dmo-a", rows[:1])
+    _stage(database.url, tmp_path, "dmo-b", rows)
+    _finished(_promotion(database.url, "dmo-a"))
+    with psycopg.connect(database.url) as conn:
+        listing, match_hash = conn.execute("SELECT id, listing_match_hash FROM public.listings").fetchone()
+        b_rows = """FROM staging.listings s JOIN public.dmos d ON d.id = s.dmo_id WHERE d.slug = 'dmo-b'"""
+        [other] = conn.execute(f"SELECT min(s.id) {b_rows} AND s.listing_match_hash <> %s", (match_hash,)).fetchone()
+        # what dmo-b's stage would have found for it, had dmo-a's listing been committed just before
+        conn.execute("""UPDATE staging.listings SET target_listing_id = %s, l_action = 'unchanged',
+                               match_method = 'fuzzy', certainty_score = 0.95 WHERE id = %s""", (listing, other))
+    _finished(_promotion(database.url, "dmo-b"))
+    with psycopg.connect(database.url) as conn:
+        status, reason = conn.execute(f"SELECT s.review_status, s.review_reason {b_rows} AND s.listing_match_hash = %s",
+                                      (match_hash,)).fetchone()
+        records = conn.execute("""SELECT count(*) FROM public.listing_info li JOIN public.dmos d ON d.id = li.dmo_id
+                                   WHERE d.slug = 'dmo-b' AND li.listing_id = %s""", (listing,)).fetchone()[0]
+    assert status == "pending" and "another record of this DMO has" in reason
+    assert records == 1  # the record its stage matched there

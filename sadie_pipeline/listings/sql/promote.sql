@@ -29,7 +29,32 @@ UPDATE staging.listings s
           FROM staging.listings r JOIN pipeline.jobs j ON j.id = r.job_id
          WHERE r.job_id = ANY(%(staged_jobs)s) AND r.l_action = 'insert' AND r.ok_to_promote
            AND r.review_status IS NULL) m
- WHERE s.id = m.id AND m.listing_id IS NOT NULL;
+ WHERE s.id = m.id AND m.listing_id IS NOT NULL
+RETURNING s.id, s.target_listing_id;
+
+-- name: rematch_taken
+-- Records the re-matches just put on a listing (%(ids)s on %(targets)s) that another record of their
+-- DMO already takes wait for a person: one promoted with them, one a person approved, or a record of
+-- the DMO on it already (a DMO has one record a listing). The stage saw that listing, which another
+-- promotion created while it ran, for the other record; in order it would have met both on it.
+WITH moved AS (SELECT * FROM unnest(%(ids)s::bigint[], %(targets)s::int[]) AS m(id, target)),
+taken AS (
+    SELECT o.id, o.target_listing_id AS listing FROM staging.listings o
+     WHERE o.job_id = ANY(%(staged_jobs)s) AND o.ok_to_promote AND o.target_listing_id IN (SELECT target FROM moved)
+    UNION ALL
+    SELECT o.id, o.target_listing_id FROM staging.listings o
+     WHERE o.dmo_id = %(dmo)s AND o.review_status = 'approved' AND o.promoted_at IS NULL
+       AND o.target_listing_id IN (SELECT target FROM moved)
+    UNION ALL
+    SELECT NULL, li.listing_id FROM public.listing_info li
+     WHERE li.dmo_id = %(dmo)s AND li.listing_id IN (SELECT target FROM moved))
+UPDATE staging.listings s
+   SET review_status = 'pending', ok_to_promote = false,
+       review_reason = 'matches listing ' || m.target || ', which another record of this DMO has'
+                       || ' (created by another import while this one was staged)'
+  FROM moved m
+ WHERE s.id = m.id AND s.ok_to_promote
+   AND EXISTS (SELECT 1 FROM taken t WHERE t.listing = m.target AND t.id IS DISTINCT FROM m.id);
 
 -- name: unmatched_new
 -- The records still staged as new, for fuzzy matching against those listings (text fields only for
