@@ -28,7 +28,6 @@ from sadie_pipeline.listings.locks import LockSpace
 from sadie_pipeline.listings.queries import load, sql
 from sadie_pipeline.listings.raw_files import GzipLines, dumps_line, file_key, iter_lines_gz, raw_rec_num
 from sadie_pipeline.listings.trusted import rows_of_job
-from sadie_pipeline.memory import give_back_free_pages, map_large_blocks
 from sadie_pipeline.resources.objects import PlainStore
 
 _JSON_COLUMNS = {"images", "hours", "place_form", "place_keys"}
@@ -80,14 +79,12 @@ def init_worker(job: JobContext, parent_pid: int | None = None) -> None:
         if os.getppid() != parent_pid:  # it died before prctl took effect
             os._exit(1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the stage's to handle
-    map_large_blocks()
     _job, _transformer = job, RecordTransformer(job.config, job.dmo_id)
 
 
 def stage_file_in_worker(task: FileTask) -> FileTask:
     assert _job is not None and _transformer is not None
     stage_file(_job, task, _transformer)
-    give_back_free_pages()  # the file's records are freed: a worker stays the size of one file
     return task
 
 
