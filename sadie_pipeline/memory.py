@@ -28,4 +28,3 @@ def map_large_blocks() -> bool:
     numpy's temporary arrays stay in the heap (8 MB more at the peak of a 100,000-record stage)."""
     libc = _libc()
     return bool(libc and libc.mallopt(_M_MMAP_THRESHOLD, _MAPPED_FROM))
-
