@@ -30,6 +30,7 @@ from sadie_pipeline.core.hotel_status import HotelStatus
 from sadie_pipeline.hotels.markets import add_market
 from sadie_pipeline.instance import create_instance_storage, local_instance_yaml
 from sadie_pipeline.settings import PROJECT_ROOT, SAMPLE_DIR
+from sadie_pipeline_tests.fixtures.dagster_services import stop_session
 
 pytestmark = pytest.mark.slow  # passes without Chromium too: JavaScript-only sites become dead ends
 
@@ -72,12 +73,7 @@ def daemon(tmp_path_factory: pytest.TempPathFactory, pg_url: str, sandbox_server
               alive=lambda: proc.poll() is None)
         yield service
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)   # its code server and run workers too (its own session)
-            proc.wait()
+        stop_session(proc)
         instance.dispose()
 
 

@@ -23,6 +23,7 @@ from sadie_pipeline.demo import run_demo
 from sadie_pipeline.demo_sources import DEMO_DMOS
 from sadie_pipeline.instance import ensure_dagster_home
 from sadie_pipeline.settings import PROJECT_ROOT
+from sadie_pipeline_tests.fixtures.dagster_services import stop_session
 
 pytestmark = pytest.mark.slow  # the demo (its hotel half whole) and a real dagster-daemon
 
@@ -42,12 +43,7 @@ def _make_dev_daemon(env: dict[str, str], log: Path) -> Iterator[None]:
     try:
         yield
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
+        stop_session(proc)
 
 
 def _ticks(instance: DagsterInstance) -> dict[str, list]:

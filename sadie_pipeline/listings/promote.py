@@ -317,7 +317,7 @@ def state_version(rows: int, changed: dt.datetime | None) -> str:
 
 
 def live_listing_count(conn: psycopg.Connection, dmo: Dmo) -> int:
-    return conn.execute(sql("promote", "live_listings"), {"dmo": dmo.id}).fetchone()[0]
+    return conn.execute(sql("promote", "dmo_figures"), {"dmo": dmo.id}).fetchone()[1]
 
 
 def job_summary(conn: psycopg.Connection, job_id: int) -> dict[str, Any]:

@@ -453,20 +453,14 @@ UPDATE pipeline.jobs SET stage = 'promoted', status = 'succeeded', finished_at =
  WHERE id = ANY(%(staged_jobs)s) AND stage = 'staged';
 
 -- name: dmo_figures
--- After a promotion, in one statement (each part was a scan of its own, 0.1 s at 100,000 records):
--- the rows still waiting for review, the live listings (as live_listings) and what the version of
--- the DMO's public listings is made of (its listing_info rows and their newest updated_at: an
--- insert, an update or a soft delete sets it; touch_unchanged_info does not).
+-- The DMO's figures in one statement (each was a scan of its own, 0.1 s at 100,000 records): rows
+-- waiting for review; live listings (visible listing_info rows whose listing is visible too: every
+-- listing_info has its listing, so, whose listing is not among the hidden ones, a partial index);
+-- and what the version of its public listings is made of (its listing_info rows and their newest
+-- updated_at: an insert, an update or a soft delete sets it; touch_unchanged_info does not).
 SELECT (SELECT count(*) FROM staging.listings WHERE dmo_id = %(dmo)s AND review_status = 'pending'),
        count(*) FILTER (WHERE li.info_visible AND NOT EXISTS (
            SELECT 1 FROM public.listings l WHERE l.id = li.listing_id AND NOT l.listing_visible)),
        count(*), max(li.updated_at)
   FROM public.listing_info li
  WHERE li.dmo_id = %(dmo)s;
-
--- name: live_listings
--- Visible listing_info rows of the DMO whose listing is visible too: every listing_info has its
--- listing (foreign key), so that is, whose listing is not among the hidden ones (a partial index).
-SELECT count(*) FROM public.listing_info li
- WHERE li.dmo_id = %(dmo)s AND li.info_visible
-   AND NOT EXISTS (SELECT 1 FROM public.listings l WHERE l.id = li.listing_id AND NOT l.listing_visible);

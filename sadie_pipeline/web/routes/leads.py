@@ -48,6 +48,11 @@ def _cache(request: Request) -> Cache:
     return request.app.state.leads_cache
 
 
+def _launch_day() -> dt.date:
+    """The next 06:00 launch's date, which the page previews: a hold made now is for that launch."""
+    return next_launch_day(dt.datetime.now(dt.UTC), schedule_timezone())
+
+
 def _leads_url(kept: dict[str, str]) -> str:
     return "/leads" + (f"?{urlencode(kept)}" if kept else "")
 
@@ -55,8 +60,7 @@ def _leads_url(kept: dict[str, str]) -> str:
 @router.get("/leads", response_class=HTMLResponse)
 def leads(request: Request, user: LeadReader, after: str | None = None) -> Response:
     found = filters(request.query_params)
-    # the page previews the next 06:00 launch: a hold made now is for that launch's date
-    day = next_launch_day(dt.datetime.now(dt.UTC), schedule_timezone())
+    day = _launch_day()
     cache = _cache(request)
     with connection(request) as conn:
         picked = pick(conn, found, after, PAGE + 1)
@@ -86,7 +90,7 @@ def _asked(form) -> tuple[list[int], str, str]:
 def _row(request: Request, hotel_id: int, kept: dict[str, str], problem: str | None) -> Response:
     """One lead's row as it stands now, for htmx to swap in place of the old one (the problem shown
     in it when nothing was decided). A scored hotel has its engine: lead_rows finds its details."""
-    day = next_launch_day(dt.datetime.now(dt.UTC), schedule_timezone())
+    day = _launch_day()
     with connection(request) as conn:
         scored = rows(conn, "leads", "scored_ids", {"ids": [hotel_id], "scored": HotelStatus.SCORED})
         shown = lead_rows(conn, scored, day)
