@@ -71,8 +71,10 @@ def _upload_and_promote(web: str, database, launched: str) -> None:
 
 
 def _runs(home: Path) -> dict[str, DagsterRunStatus]:
+    """Each job's status once both runs ended: the page shows the promotion when it committed, and
+    its run records its end a moment later."""
     with DagsterInstance.from_config(str(home)) as instance:
-        return {run.job_name: run.status for run in instance.get_runs()}
+        return {run.job_name: run.status for run in ended_runs(instance, count=2, timeout_s=RUN_S)}
 
 
 def test_sadie_web_alone_runs_upload_and_promote_itself(dagster_home, database, local_object_store, instance,
