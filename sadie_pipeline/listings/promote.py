@@ -1,7 +1,8 @@
 """Promote: approved staged rows into the public tables, all or nothing.
 
 Promotions of different DMOs run at the same time; only their last step takes the promotions'
-lock, one at a time: the records that create listings are matched again against the listings
+lock, one at a time (but for the last tries of one rolled back again and again, which hold it
+throughout): the records that create listings are matched again against the listings
 other promotions committed meanwhile, the few that another created join its listing, and the
 transaction commits. Serialising only that step (not the whole transaction, nor locks per
 blocking key, which DMOs sharing 30 % of their places would all take together) keeps "concurrent
@@ -34,7 +35,13 @@ _POLICY_TABLES = ("listings", "locations", "contact_info", "listing_info")
 # another promotion committed listings meanwhile (module docstring).
 _LAST_STEP_TRIES = 4
 # Tries of a whole promotion, each rolled back for a record the last step found needing a person.
+# The last _ALONE_TRIES hold the promotions' lock throughout, so that nothing can come meanwhile:
+# with many DMOs promoting shared places, a large promotion could lose that race every time.
 _TRIES = 5
+_ALONE_TRIES = 3
+# A last try's wait for a row lock: another promotion holding the row may be waiting for the lock
+# this try holds, a deadlock PostgreSQL cannot see (the lock is on another session); it ends it.
+_ALONE_LOCK_TIMEOUT = "30s"
 
 
 @dataclass
@@ -115,21 +122,27 @@ def promote_jobs(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int])
     """Promotes the staged jobs and the rows people decided on, in one transaction. Only its last
     step holds the promotions' lock (module docstring). Should a record there need a person, or the
     transaction meet another promotion's in a deadlock, it is rolled back and done again: its first
-    re-match then sees what the last step saw. No try holds the lock while it waits for a row lock
-    (a promotion waiting for the lock may hold that row): after _TRIES tries, it fails."""
+    re-match then sees what the last step saw. The last tries hold the lock throughout, waiting for a
+    row lock at most _ALONE_LOCK_TIMEOUT (a promotion waiting for the lock may hold that row); after
+    _TRIES tries, it fails."""
     floor = _hold_new_listings(holder)
     try:
-        for _ in range(_TRIES):
+        for attempt in range(1, _TRIES + 1):
+            alone = attempt > _TRIES - _ALONE_TRIES
             try:
-                result = _promote(db, holder, dmo, staged_jobs)
-            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure):
+                result = _promote(db, holder, dmo, staged_jobs, alone=alone)
+            except (psycopg.errors.DeadlockDetected, psycopg.errors.SerializationFailure,
+                    psycopg.errors.LockNotAvailable) as exc:
+                holder.log(f"promotion try {attempt} of {_TRIES} rolled back: {type(exc).__name__}")
                 continue
             if result is not None:
                 return result
+            holder.log(f"promotion try {attempt} of {_TRIES} rolled back: its last step met a listing another "
+                       f"DMO's promotion committed meanwhile that needs a person; the next try sends it to review")
     finally:
         holder.release(LockSpace.NEW_LISTINGS, floor, shared=True)
-    raise RuntimeError(f"the promotion of {dmo.slug} was rolled back {_TRIES} times, each time for a listing "
-                       "another DMO's promotion committed meanwhile: nothing of it was applied; run it again")
+    raise RuntimeError(f"the promotion of {dmo.slug} was rolled back {_TRIES} times (its log says why): nothing of "
+                       "it was applied; run it again")
 
 
 def _hold_new_listings(holder: Holder) -> int:
@@ -141,11 +154,23 @@ def _hold_new_listings(holder: Holder) -> int:
     return floor
 
 
-def _promote(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int]) -> PromoteResult | None:
-    """The promotion's transaction; None when it was rolled back because its last steps could not
-    end it (_last_steps)."""
+def _promote(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int], *, alone: bool) -> PromoteResult | None:
+    """The promotion's transaction, `alone` holding the promotions' lock throughout; None when it
+    was rolled back because its last steps could not end it (_last_steps)."""
+    if alone:
+        holder.acquire(LockSpace.PROMOTIONS, 0, "another DMO's promotion (this try holds the lock throughout)")
+    try:
+        return _transaction(db, holder, dmo, staged_jobs, alone)
+    finally:
+        if alone:
+            holder.release(LockSpace.PROMOTIONS, 0)
+
+
+def _transaction(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int], alone: bool) -> PromoteResult | None:
     with db.connect() as conn:
         tune(conn)
+        if alone:
+            conn.execute(f"SET LOCAL lock_timeout = '{_ALONE_LOCK_TIMEOUT}'")
         params: dict[str, Any] = {"dmo": dmo.id, "staged_jobs": staged_jobs}
         # before the first re-match: whatever it does not see is above this
         params["since"] = _seen_now(conn)
@@ -162,7 +187,7 @@ def _promote(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int]) -> 
         run(conn, "promote", "finish_jobs", params)
         if not batch.l_insert:  # creating no listing, it cannot create another's
             conn.commit()
-        elif not _last_steps(conn, holder, params, job_config(conn, batch.jobs[-1])):
+        elif not _last_steps(conn, holder, params, job_config(conn, batch.jobs[-1]), alone):
             conn.rollback()
             return None
         result = PromoteResult(promoted=dict(batch.actions), jobs=sorted(staged_jobs),
@@ -177,14 +202,21 @@ def _seen_now(conn: psycopg.Connection) -> int:
     return conn.execute(sql("promote", "listings_seen_now")).fetchone()[0]
 
 
-def _last_steps(conn: psycopg.Connection, holder: Holder, params: dict[str, Any], config: dict[str, Any]) -> bool:
+def _last_steps(conn: psycopg.Connection, holder: Holder, params: dict[str, Any], config: dict[str, Any],
+                alone: bool) -> bool:
     """The batch's new listings matched against those other promotions committed since the first
     re-match, without the lock; then, under the promotions' lock, the commit, unless one more came
     meanwhile: then the lock goes, the new ones are matched, and the lock is taken again (the last
     time, they are matched under it). A listing another created is dropped and its records join the
     other's. False (nothing committed) when such a match needs a person or is second best for its
-    listing, or when the dropped rows could not be deleted without their per-row checks."""
+    listing, or when the dropped rows could not be deleted without their per-row checks. `alone`
+    (the lock held since before the first re-match): none can have come, so it commits."""
     keys: list[str] = []
+    if alone:
+        if not _rematched(conn, params, config, keys):
+            return False
+        conn.commit()
+        return True
     for attempt in range(_LAST_STEP_TRIES):
         later = _seen_now(conn)  # read before the re-match: whatever it does not see is above this
         if _fresh(conn, params) and not _rematched(conn, params, config, keys):

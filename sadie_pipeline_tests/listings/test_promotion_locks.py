@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings.importer import import_inbox_file, inbox_prefix
 from sadie_pipeline.listings.promote import promote_dmo
 from sadie_pipeline.listings.repository import get_dmo, upsert_dmo
@@ -208,3 +209,59 @@ def test_a_record_matched_again_onto_a_listing_its_dmo_already_takes_waits_for_a
                                    WHERE d.slug = 'dmo-b' AND li.listing_id = %s""", (listing,)).fetchone()[0]
     assert status == "pending" and "another record of this DMO has" in reason
     assert records == 1  # the record its stage matched there
+
+
+_HARBOURS = ("Harbourfront", "Lighthouse", "Boardwalk", "Seaside", "Riverside")
+
+
+def _harbour_places(downtown: bool) -> list[dict[str, str]]:
+    """Five grills; `downtown`: as another DMO sends them (a qualifier added, no phone), a match
+    a person decides."""
+    rows = [{"Name": f"{word} Grill", "Address": f"{12 + 20 * k} Water St", "City": "Charlottetown",
+             "Phone": f"902-555-01{k:02d}", "Description": f"Grill {k}."} for k, word in enumerate(_HARBOURS)]
+    return [dict(r, Name=r["Name"] + " Downtown", Phone="") for r in rows] if downtown else rows
+
+
+def _holds_promotions_lock(url: str) -> bool:
+    with psycopg.connect(url) as conn:
+        return conn.execute("""SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND granted
+                                  AND classid = 3 AND objid = 0 AND objsubid = 2""").fetchone()[0]
+
+
+def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_holding_the_lock(tmp_path, database):
+    """Each try of dmo-b's promotion is held mid-transaction (the test holds its DMO row) while one
+    more small DMO promotes a grill dmo-b sends too, as a match a person decides: each try's last
+    step meets it and rolls back (the 50-DMO day's promotion that gave up after five). The last tries
+    hold the promotions' lock from the start, see every listing in their first re-match, and end:
+    as the same promotions one after the other."""
+    [[base], [variant]] = (_harbour_places(False)[:1], _harbour_places(True)[:1])
+    assert 0.5 <= certainty(MatchRecord(1, base["Name"], base["Address"], base["City"], None, "+19025550100"),
+                            MatchRecord(2, variant["Name"], variant["Address"], variant["City"])) < 0.8
+    others = [(f"dmo-a{k}", [row]) for k, row in enumerate(_harbour_places(True))]
+    for slug, rows in [*others, ("dmo-b", _harbour_places(False))]:
+        _stage(database.url, tmp_path, slug, rows)
+    dmo_row = "SELECT id FROM public.dmos WHERE slug = 'dmo-b' FOR UPDATE"
+    promoted: list[str] = []
+    with psycopg.connect(database.url) as blocker:
+        blocker.execute(dmo_row)
+        held = _promotion(database.url, "dmo-b")
+        for slug, _ in others:
+            until(lambda: _waiting(database.url) >= 1 or held.poll() is not None, timeout_s=120)
+            if held.poll() is not None or _holds_promotions_lock(database.url):
+                break
+            _finished(_promotion(database.url, slug))
+            promoted.append(slug)
+            blocker.rollback()  # the try goes on to its last step and meets the new listing
+            blocker.execute(dmo_row)  # granted when that try has ended: the next one waits for it
+        blocker.rollback()
+    out = _finished(held)
+
+    assert promoted == ["dmo-a0", "dmo-a1"] and out.count("rolled back: its last step met a listing") == 2, out
+    assert "promoted {'insert': 3}" in out  # the third try held the lock while it waited (the loop's break)
+    assert end_state(database.url) == _in_order(tmp_path, [*others, ("dmo-b", _harbour_places(False))],
+                                                ["dmo-a0", "dmo-a1", "dmo-b"])
+    with psycopg.connect(database.url) as conn:
+        pending = conn.execute("""SELECT s.name FROM staging.listings s JOIN public.dmos d
+                                   ON d.id = s.dmo_id WHERE d.slug = 'dmo-b' AND s.review_status = 'pending'
+                                   ORDER BY 1""").fetchall()
+    assert [p[0] for p in pending] == ["Harbourfront Grill", "Lighthouse Grill"]
