@@ -66,6 +66,7 @@ from production_day_measure import (  # noqa: E402
     job_stages,
     lock_waits,
     percentile,
+    step_processes,
 )
 from scratch_db import admin_url, drop_database, fresh_database  # noqa: E402
 
@@ -309,7 +310,8 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
         "lock_wait_by_run": {k: v for k, v in by_run.items() if v},
         "ends": ends, "cross_dmo_duplicates": duplicates, "split_places": split,
         "hotel_backfill": instance.get_backfill(backfill).status.value if backfill else None,
-        "hotel_backfill_s": hotel_s, "hotels": hotels, "job_stages": stages, **sampler.figures(wall),
+        "hotel_backfill_s": hotel_s, "hotels": hotels, "job_stages": stages,
+        **sampler.figures(wall, step_processes(instance)),
     }
 
 
@@ -342,6 +344,7 @@ def metrics(day: Day, settings: Settings, main_phase: dict, serial: dict | None)
         "cross_dmo_duplicates": main_phase["cross_dmo_duplicates"],
         "failed_runs": main_phase["failed_runs"], "peak_rss_mb": main_phase["peak_rss_mb"],
         "peak_rss_mb_by_process": main_phase["peak_rss_mb_by_process"],
+        "peak_rss_mb_by_step": main_phase["peak_rss_mb_by_step"],
         "pg_cpu_share": main_phase["pg_cpu_share"], "pg_cores": main_phase["pg_cores"],
         "hotel_backfill": main_phase["hotel_backfill"], "hotel_backfill_s": main_phase["hotel_backfill_s"],
         "hotels_scored": {r: sum(n for k, n in s.items() if k >= 4) for r, s in main_phase["hotels"].items()},
@@ -375,6 +378,8 @@ def print_phase(name: str, phase: dict) -> None:
           f"max {lat[-1]} s; lock waits {phase['lock_wait_s']} over {phase['run_s']} s of runs; "
           f"PostgreSQL {phase['pg_cpu_s']} CPU s against the pipeline's {phase['pipeline_cpu_s']} "
           f"(share {phase['pg_cpu_share']}); peak RSS by process {phase['peak_rss_mb_by_process']} MB", flush=True)
+    print(f"  peak RSS by step (its process; the run's own when it ran in it) {phase['peak_rss_mb_by_step']} MB",
+          flush=True)
     for slug, why in phase["failures"].items():
         print(f"  {slug}: {why}", flush=True)
     lost = {s: e for s, e in phase["ends"].items() if e["lost"]}

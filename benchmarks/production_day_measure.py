@@ -99,6 +99,7 @@ class Sampler:
     pg_cpu: dict[int, float] = field(default_factory=dict)
     tree_cpu: dict[int, float] = field(default_factory=dict)
     peak_kb: dict[int, tuple[str, int]] = field(default_factory=dict)
+    parent: dict[int, int] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
@@ -131,21 +132,44 @@ class Sampler:
         for pid in tree:
             if (cpu := _cpu_s(pid)) is not None:
                 self.tree_cpu[pid] = cpu
-            parent = self.peak_kb.get(parents.get(pid, (0, 0, 0))[0], ("", 0))[0]
+            self.parent[pid] = parents.get(pid, (0, 0, 0))[0]
+            parent = self.peak_kb.get(self.parent[pid], ("", 0))[0]
             kind = self.peak_kb[pid][0] if pid in self.peak_kb else _kind(pid, parent)
             self.peak_kb[pid] = (kind, max(parents.get(pid, (0, 0, 0))[1], self.peak_kb.get(pid, ("", 0))[1]))
 
-    def figures(self, wall_s: float) -> dict:
+    def figures(self, wall_s: float, steps: dict[int, str] | None = None) -> dict:
+        """`steps`: the step key run by each step's process (step_processes); a process a step's
+        process spawned is a stage worker."""
         pg, tree = sum(self.pg_cpu.values()), sum(self.tree_cpu.values())
         peaks: dict[str, int] = defaultdict(int)
-        for kind, kb in self.peak_kb.values():
+        by_step: dict[str, int] = defaultdict(int)
+        for pid, (kind, kb) in self.peak_kb.items():
+            if (step := (steps or {}).get(pid)) is not None:
+                kind = "run" if kind == "run" else "step"   # a run's own pid: its steps ran in it
+                by_step[step] = max(by_step[step], kb)
+            elif (steps or {}).get(self.parent.get(pid, 0)) is not None:
+                kind = "stage worker"
             peaks[kind] = max(peaks[kind], kb)
         return {"pg_cpu_s": round(pg, 1), "pipeline_cpu_s": round(tree, 1),
                 "pg_cpu_share": round(pg / (pg + tree), 3) if pg + tree else None,
                 "pg_cores": round(pg / wall_s, 2) if wall_s else None,
                 "peak_rss_mb": round(peaks.get("run", 0) / 1024, 1),
                 "peak_rss_mb_by_process": {k: round(v / 1024, 1) for k, v in sorted(peaks.items())},
+                "peak_rss_mb_by_step": {k: round(v / 1024, 1) for k, v in sorted(by_step.items(), key=lambda i: -i[1])},
                 "run_processes": sum(1 for kind, _ in self.peak_kb.values() if kind == "run")}
+
+
+def step_processes(instance) -> dict[int, str]:
+    """The process of each step of the instance's runs, by pid: its STEP_START event names it."""
+    from dagster import DagsterEventType
+
+    out: dict[int, str] = {}
+    for record in instance.get_run_records():
+        started = instance.get_records_for_run(record.dagster_run.run_id, of_type=DagsterEventType.STEP_START)
+        for entry in started.records:
+            if (event := entry.event_log_entry.dagster_event) is not None and event.pid:
+                out[event.pid] = event.step_key
+    return out
 
 
 def lock_waits(instance, run_ids: list[str]) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
