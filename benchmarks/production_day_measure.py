@@ -141,13 +141,14 @@ class Sampler:
         """`steps`: the step key run by each step's process (step_processes); a process a step's
         process spawned is a stage worker."""
         pg, tree = sum(self.pg_cpu.values()), sum(self.tree_cpu.values())
+        steps = steps or {}
         peaks: dict[str, int] = defaultdict(int)
         by_step: dict[str, int] = defaultdict(int)
         for pid, (kind, kb) in self.peak_kb.items():
-            if (step := (steps or {}).get(pid)) is not None:
+            if (step := steps.get(pid)) is not None:
                 kind = "run" if kind == "run" else "step"   # a run's own pid: its steps ran in it
                 by_step[step] = max(by_step[step], kb)
-            elif (steps or {}).get(self.parent.get(pid, 0)) is not None:
+            elif self.parent.get(pid, 0) in steps:
                 kind = "stage worker"
             peaks[kind] = max(peaks[kind], kb)
         return {"pg_cpu_s": round(pg, 1), "pipeline_cpu_s": round(tree, 1),

@@ -187,7 +187,7 @@ def _transaction(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int],
         run(conn, "promote", "finish_jobs", params)
         if not batch.l_insert:  # creating no listing, it cannot create another's
             conn.commit()
-        elif not _last_steps(conn, holder, params, job_config(conn, batch.jobs[-1]), alone):
+        elif not _last_steps(conn, holder, params, job_config(conn, batch.jobs[-1])):
             conn.rollback()
             return None
         result = PromoteResult(promoted=dict(batch.actions), jobs=sorted(staged_jobs),
@@ -202,21 +202,16 @@ def _seen_now(conn: psycopg.Connection) -> int:
     return conn.execute(sql("promote", "listings_seen_now")).fetchone()[0]
 
 
-def _last_steps(conn: psycopg.Connection, holder: Holder, params: dict[str, Any], config: dict[str, Any],
-                alone: bool) -> bool:
+def _last_steps(conn: psycopg.Connection, holder: Holder, params: dict[str, Any], config: dict[str, Any]) -> bool:
     """The batch's new listings matched against those other promotions committed since the first
     re-match, without the lock; then, under the promotions' lock, the commit, unless one more came
     meanwhile: then the lock goes, the new ones are matched, and the lock is taken again (the last
     time, they are matched under it). A listing another created is dropped and its records join the
     other's. False (nothing committed) when such a match needs a person or is second best for its
-    listing, or when the dropped rows could not be deleted without their per-row checks. `alone`
-    (the lock held since before the first re-match): none can have come, so it commits."""
+    listing, or when the dropped rows could not be deleted without their per-row checks. A try
+    holding the lock throughout takes it again at once (advisory locks count per session): none can
+    have come, so the first round commits."""
     keys: list[str] = []
-    if alone:
-        if not _rematched(conn, params, config, keys):
-            return False
-        conn.commit()
-        return True
     for attempt in range(_LAST_STEP_TRIES):
         later = _seen_now(conn)  # read before the re-match: whatever it does not see is above this
         if _fresh(conn, params) and not _rematched(conn, params, config, keys):
