@@ -3,6 +3,7 @@ all through the run queue and a real `dagster-daemon`, on the production instanc
 
     python benchmarks/production_day.py [--dmos 50] [--records 20000] [--regions 8] [--shared 0.30]
                                         [--max-runs 4] [--phase both|concurrent|serial] [--keep DIR]
+                                        [--keep-databases] [--hold-geocoding]
 
 * Instance: deploy/dagster.yaml as it is (runs, events and schedules on dagster-postgres in a
   scratch database, the QueuedRunCoordinator and its limits, pools, retries), less the ECS run
@@ -25,12 +26,15 @@ all through the run queue and a real `dagster-daemon`, on the production instanc
   the listings' geocoding runs held in the queue; `concurrent_vs_serial` is the day's listings
   throughput over that one (target >= 0.9). The day itself also geocodes what each DMO promoted
   (listing_enrichment_sensor's runs, which take run slots): it is measured as production runs.
-* Last, the file DMOs imported again one after the other, in the order the day made them live
+  --hold-geocoding holds them on the day too: the coordinates they write between one DMO's
+  promotion and another's stage change what that stage matches, which the replay below does not do.
+* Last, the file DMOs imported again one after the other, in the order their promotions committed
   (``production_day_replay``): the shared places split in that order are the matching engine's;
   ``cross_dmo_duplicates_beyond_in_order`` counts those only the day split (target 0).
 
 Scratch databases on SADIE_BENCH_PG_URL's server (an admin URL; default
-postgresql://postgres@127.0.0.1:5432/postgres), dropped at the end. Prints readable lines, then
+postgresql://postgres@127.0.0.1:5432/postgres), dropped at the end (--keep-databases leaves them, to
+be read, and prints their names). Prints readable lines, then
 one JSON line {"benchmark": "production_day", "metrics": {...}}.
 """
 
@@ -89,25 +93,30 @@ class Settings:
     js_share: float = 0.2      # the synthetic hotels' sites built by JavaScript (rendered in Chromium)
     dead_share: float = 0.1    # and dead ones
     keep: str | None = None    # a folder to keep the daemon's log and the instance in
+    keep_databases: bool = False  # the day's and the replay's databases left on the server, to be read
+    hold_geocoding: bool = False  # the day's geocoding runs held in the queue (as in the serial phase)
 
 
-def instance_yaml(max_runs: int, *, serial: bool = False) -> str:
+def instance_yaml(max_runs: int, *, hold_geocoding: bool = False) -> str:
     """deploy/dagster.yaml with the default run launcher and local compute logs, `max_runs` at once.
-    Serial: the listings' enrichment runs (geocoding after each promotion) stay queued, so that
-    the DMOs' runs follow one another as the same files imported one after the other do."""
+    hold_geocoding: the listings' enrichment runs (geocoding after each promotion) stay queued. The
+    serial phase holds them so that the DMOs' runs follow one another as the same files imported one
+    after the other do; a day holding them matches as the in-order replay does (no coordinates
+    written between one DMO's promotion and another's stage)."""
     config = yaml.safe_load((ROOT / "deploy" / "dagster.yaml").read_text())
     config.pop("run_launcher")
     config.pop("compute_logs")
     config["concurrency"]["runs"]["max_concurrent_runs"] = max_runs
-    if serial:
+    if hold_geocoding:
         config["concurrency"]["runs"]["tag_concurrency_limits"].append(
             {"key": "dagster/sensor_name", "value": "listing_enrichment_sensor", "limit": 0})
     return yaml.safe_dump(config, sort_keys=False)
 
 
 @contextlib.contextmanager
-def scratch_databases(admin: str) -> Iterator[tuple[str, str, list[str]]]:
-    """(the data's URL, migrated; Dagster's storage URL for dagster-postgres; their names)."""
+def scratch_databases(admin: str, keep: bool = False) -> Iterator[tuple[str, str, list[str]]]:
+    """(the data's URL, migrated; Dagster's storage URL for dagster-postgres; their names), dropped
+    at the end unless kept."""
     from sadie_pipeline.resources.database import to_sqlalchemy_url
 
     urls = [fresh_database("sadie_day", admin=admin)]
@@ -116,7 +125,10 @@ def scratch_databases(admin: str) -> Iterator[tuple[str, str, list[str]]]:
         yield urls[0], to_sqlalchemy_url(urls[1], "psycopg2"), [urlsplit(u).path.lstrip("/") for u in urls]
     finally:
         for url in urls:
-            drop_database(url, admin)
+            if keep:
+                print(f"kept the database {urlsplit(url).path.lstrip('/')}", flush=True)
+            else:
+                drop_database(url, admin)
 
 
 @contextlib.contextmanager
@@ -254,12 +266,13 @@ def run_phase(day: Day, settings: Settings, admin: str, *, serial: bool) -> dict
     with tempfile.TemporaryDirectory(prefix="sadie-day-") as tmp_name, \
             SandboxProcess(synthetic=hotels, seed=settings.seed, demo=False, js_share=settings.js_share,
                            dead_share=settings.dead_share) as sb, \
-            scratch_databases(admin) as (data_url, dagster_url, names):
+            scratch_databases(admin, settings.keep_databases) as (data_url, dagster_url, names):
         tmp = Path(settings.keep) / ("serial" if serial else "concurrent") if settings.keep else Path(tmp_name)
         tmp.mkdir(parents=True, exist_ok=True)
         home = tmp / "dagster"
         home.mkdir()
-        (home / "dagster.yaml").write_text(instance_yaml(1 if serial else settings.max_runs, serial=serial))
+        (home / "dagster.yaml").write_text(instance_yaml(1 if serial else settings.max_runs,
+                                                       hold_geocoding=serial or settings.hold_geocoding))
         sb.configure("sites", hang_s=2.0)   # dead hotel sites time out in 2 s, not 30
         env = {**sb.client_env(), "SADIE_DATABASE_URL": data_url, "SADIE_HOME": str(tmp / "sadie"),
                "SADIE_DAGSTER_PG_URL": dagster_url, "DAGSTER_HOME": str(home)}
@@ -283,6 +296,7 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
     runs = listing_runs(instance, [p.slug for p in day.dmos])
     last = {slug: rs[-1] for slug, rs in runs.items()}
     latency = {slug: r.end_time - t0 for slug, r in last.items()}
+    promoted = {slug: promoted_at(instance, r.dagster_run.run_id) for slug, r in last.items()}
     live_at = max(r.end_time for r in last.values())
     run_ids = [r.dagster_run.run_id for rs in runs.values() for r in rs]
     run_s = sum(r.end_time - r.start_time for rs in runs.values() for r in rs if r.start_time and r.end_time)
@@ -303,6 +317,7 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
         "records": day.records, "wall_s": round(wall, 1), "listings_s": round(live_at - t0, 1),
         "records_per_s": round(day.records / (live_at - t0), 1),
         "latency_s": {k: round(v, 1) for k, v in latency.items()},
+        "promoted_s": {k: round(v - t0, 3) for k, v in promoted.items() if v is not None},
         "runs": len(run_ids), "failed_runs": sum(1 for rs in runs.values() for r in rs
                                                  if r.dagster_run.status.value != "SUCCESS"),
         "failures": failures(instance, runs),
@@ -313,6 +328,17 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
         "hotel_backfill_s": hotel_s, "hotels": hotels, "job_stages": stages,
         **sampler.figures(wall, step_processes(instance)),
     }
+
+
+def promoted_at(instance, run_id: str) -> float | None:
+    """When the run's promotion step reported its materialization: just after its commit, so the
+    DMOs' promotions in the order they committed (their runs end a moment later, each its own)."""
+    from dagster import DagsterEventType
+
+    for event in instance.all_logs(run_id, of_type=DagsterEventType.ASSET_MATERIALIZATION):
+        if event.asset_key and event.asset_key.path[-1] == "listing_promotion":
+            return event.timestamp
+    return None
 
 
 def failures(instance, runs: dict[str, list]) -> dict[str, list[str]]:
@@ -358,15 +384,16 @@ def metrics(day: Day, settings: Settings, main_phase: dict, serial: dict | None)
     }
 
 
-def replay(day: Day, phase: dict, admin: str) -> dict:
-    """The day's file DMOs again, one after the other in the order its runs made them live: the
+def replay(day: Day, phase: dict, admin: str, keep: bool = False) -> dict:
+    """The day's file DMOs again, one after the other in the order their promotions committed: the
     places split then, and those the day split besides (production_day_replay)."""
     from production_day_replay import in_order_duplicates
 
-    order = sorted(phase["latency_s"], key=phase["latency_s"].get)
-    count, split = in_order_duplicates(day, order, admin)
+    when = {**phase["latency_s"], **phase["promoted_s"]}
+    order = sorted(when, key=when.get)
+    count, split = in_order_duplicates(day, order, admin, keep)
     extra = sorted(set(phase["split_places"]) - set(split))
-    print(f"in order (the file DMOs one after the other, in the order the day made them live): cross-DMO "
+    print(f"in order (the file DMOs one after the other, in the order their promotions committed): cross-DMO "
           f"duplicates {count} {split[:5]}; split by the day only: {len(extra)} {extra[:10]}", flush=True)
     return {"cross_dmo_duplicates": count, "split_places": split, "split_by_the_day_only": extra}
 
@@ -402,9 +429,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--phase", choices=("both", "concurrent", "serial"), default="both",
                         help="the day, its serial comparison, or both (default)")
     parser.add_argument("--keep", help="keep each phase's daemon log and files in this folder")
+    parser.add_argument("--keep-databases", action="store_true",
+                        help="leave the day's and the replay's databases on the server (their names are printed)")
+    parser.add_argument("--hold-geocoding", action="store_true",
+                        help="hold the day's geocoding runs in the queue, as the serial phase and the replay do")
     args = parser.parse_args(argv)
     settings = Settings(args.dmos, args.records, args.regions, args.shared, args.max_runs, args.cities_per_region,
-                        args.hotels_per_city, args.timeout_s, args.seed, keep=args.keep)
+                        args.hotels_per_city, args.timeout_s, args.seed, keep=args.keep,
+                        keep_databases=args.keep_databases, hold_geocoding=args.hold_geocoding)
     admin = admin_url()
     day = plan_day(settings.dmos, settings.records, settings.shared, settings.seed)
     kinds = {k: sum(1 for p in day.dmos if p.kind == k) for k in ("csv", "wordpress", "drupal")}
@@ -420,7 +452,7 @@ def main(argv: list[str] | None = None) -> None:
         print_phase("serial", serial)
     if main_phase is None:   # the serial phase alone: its figures stand for the day's
         main_phase, serial = serial, None
-    main_phase["in_order"] = replay(day, main_phase, admin)
+    main_phase["in_order"] = replay(day, main_phase, admin, settings.keep_databases)
     print(json.dumps({"benchmark": "production_day", "metrics": metrics(day, settings, main_phase, serial)}))
 
 

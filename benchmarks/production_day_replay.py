@@ -1,5 +1,5 @@
-"""The production day's file DMOs imported again one after the other, in the order the day's runs
-made them live, in-process on a scratch database: the shared places that split then are the
+"""The production day's file DMOs imported again one after the other, in the order the day's
+promotions committed, in-process on a scratch database: the shared places that split then are the
 matching engine's, in that order; those the day split beyond them are the concurrency's.
 
 Only the file DMOs: the pulled ones read catalogs of their own, which share no place with
@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from production_day_data import FILE_CONFIG, Day, write_file
 from production_day_measure import cross_dmo_duplicates
 from scratch_db import drop_database, fresh_database
 
 
-def in_order_duplicates(day: Day, order: list[str], admin: str) -> tuple[int, list[str]]:
-    """(shared places split, the first of them) after the file DMOs of `order` are imported in it."""
+def in_order_duplicates(day: Day, order: list[str], admin: str, keep: bool = False) -> tuple[int, list[str]]:
+    """(shared places split, the first of them) after the file DMOs of `order` are imported in it;
+    its database dropped unless kept."""
     from dagster import DagsterInstance, materialize
 
     from sadie_pipeline.listings.assets import listing_assets
@@ -47,4 +49,7 @@ def in_order_duplicates(day: Day, order: list[str], admin: str) -> tuple[int, li
         with database.connect() as conn:
             return cross_dmo_duplicates(conn, day)
     finally:
-        drop_database(url, admin)
+        if keep:
+            print(f"kept the replay's database {urlsplit(url).path.lstrip('/')}", flush=True)
+        else:
+            drop_database(url, admin)
