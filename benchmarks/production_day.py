@@ -336,7 +336,7 @@ def promoted_at(instance, run_id: str) -> float | None:
     from dagster import DagsterEventType
 
     for event in instance.all_logs(run_id, of_type=DagsterEventType.ASSET_MATERIALIZATION):
-        if event.asset_key and event.asset_key.path[-1] == "listing_promotion":
+        if event.asset_materialization and event.asset_materialization.asset_key.path[-1] == "listing_promotion":
             return event.timestamp
     return None
 
