@@ -381,6 +381,7 @@ def metrics(day: Day, settings: Settings, main_phase: dict, serial: dict | None)
         # the same file DMOs one after the other in the day's order; the places only the day split
         "in_order_cross_dmo_duplicates": main_phase["in_order"]["cross_dmo_duplicates"],
         "cross_dmo_duplicates_beyond_in_order": len(main_phase["in_order"]["split_by_the_day_only"]),
+        "cross_dmo_duplicates_in_order_only": len(main_phase["in_order"]["split_in_order_only"]),
     }
 
 
@@ -393,9 +394,12 @@ def replay(day: Day, phase: dict, admin: str, keep: bool = False) -> dict:
     order = sorted(when, key=when.get)
     count, split = in_order_duplicates(day, order, admin, keep)
     extra = sorted(set(phase["split_places"]) - set(split))
+    fewer = sorted(set(split) - set(phase["split_places"]))
     print(f"in order (the file DMOs one after the other, in the order their promotions committed): cross-DMO "
-          f"duplicates {count} {split[:5]}; split by the day only: {len(extra)} {extra[:10]}", flush=True)
-    return {"cross_dmo_duplicates": count, "split_places": split, "split_by_the_day_only": extra}
+          f"duplicates {count} {split[:5]}; split by the day only: {len(extra)} {extra[:10]}; by the order only: "
+          f"{len(fewer)} {fewer[:10]}", flush=True)
+    return {"cross_dmo_duplicates": count, "split_places": split, "split_by_the_day_only": extra,
+            "split_in_order_only": fewer}
 
 
 def print_phase(name: str, phase: dict) -> None:
