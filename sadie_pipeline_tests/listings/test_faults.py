@@ -33,7 +33,9 @@ def _waiting(url: str, phase: str | None = None) -> int:
     table = PHASES[phase].split()[2] if phase else None
     with psycopg.connect(url) as conn:
         if table:
-            return conn.execute("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = %s::regclass",
+            return conn.execute("""SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = %s::regclass
+                                      AND database = (SELECT oid FROM pg_database
+                                                       WHERE datname = current_database())""",
                                 (table,)).fetchone()[0]
         return conn.execute("""SELECT count(*) FROM pg_stat_activity
                                 WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0]
