@@ -300,7 +300,7 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
     live_at = max(r.end_time for r in last.values())
     run_ids = [r.dagster_run.run_id for rs in runs.values() for r in rs]
     run_s = sum(r.end_time - r.start_time for rs in runs.values() for r in rs if r.start_time and r.end_time)
-    waits, by_run = lock_waits(instance, run_ids)
+    waits, by_run, rolled_back = lock_waits(instance, run_ids)
     with database.connect() as conn:
         ends = accounted(conn, day)
         duplicates, split = cross_dmo_duplicates(conn, day)
@@ -322,7 +322,7 @@ def measure(day: Day, settings: Settings, instance, database, t0: float, wall: f
                                                  if r.dagster_run.status.value != "SUCCESS"),
         "failures": failures(instance, runs),
         "run_s": round(run_s, 1), "records_per_run_s": round(day.records / run_s, 1) if run_s else None, "lock_wait_s": {k: round(v, 2) for k, v in waits.items()},
-        "lock_wait_by_run": {k: v for k, v in by_run.items() if v},
+        "lock_wait_by_run": {k: v for k, v in by_run.items() if v}, "promotion_tries_rolled_back": rolled_back,
         "ends": ends, "cross_dmo_duplicates": duplicates, "split_places": split,
         "hotel_backfill": instance.get_backfill(backfill).status.value if backfill else None,
         "hotel_backfill_s": hotel_s, "hotels": hotels, "job_stages": stages,
@@ -365,6 +365,7 @@ def metrics(day: Day, settings: Settings, main_phase: dict, serial: dict | None)
         "latency_p50_s": percentile(latencies, 0.5), "latency_p95_s": percentile(latencies, 0.95),
         "latency_max_s": max(latencies), "lock_wait_s": main_phase["lock_wait_s"],
         "lock_wait_share": round(waited / main_phase["run_s"], 4) if main_phase["run_s"] else None,
+        "promotion_tries_rolled_back": main_phase["promotion_tries_rolled_back"],
         "lost": lost, "review": sum(e["review"] for e in main_phase["ends"].values()),
         "errors": sum(e["errors"] for e in main_phase["ends"].values()),
         "cross_dmo_duplicates": main_phase["cross_dmo_duplicates"],
@@ -406,7 +407,8 @@ def print_phase(name: str, phase: dict) -> None:
     lat = sorted(phase["latency_s"].values())
     print(f"{name}: {phase['records']} records live in {phase['listings_s']} s = {phase['records_per_s']} records/s; "
           f"{phase['runs']} runs ({phase['failed_runs']} not succeeded), latency p50 {percentile(lat, 0.5)} s "
-          f"max {lat[-1]} s; lock waits {phase['lock_wait_s']} over {phase['run_s']} s of runs; "
+          f"max {lat[-1]} s; lock waits {phase['lock_wait_s']} over {phase['run_s']} s of runs, "
+          f"{phase['promotion_tries_rolled_back']} promotion tries rolled back; "
           f"PostgreSQL {phase['pg_cpu_s']} CPU s against the pipeline's {phase['pipeline_cpu_s']} "
           f"(share {phase['pg_cpu_share']}); peak RSS by process {phase['peak_rss_mb_by_process']} MB", flush=True)
     print(f"  peak RSS by step (its process; the run's own when it ran in it) {phase['peak_rss_mb_by_step']} MB",

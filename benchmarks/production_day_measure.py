@@ -14,6 +14,7 @@ import psycopg
 
 TICK = os.sysconf("SC_CLK_TCK")
 WAITED = re.compile(r"waited ([0-9.]+) s for .* \(lock (\w+)\)$")
+ROLLED_BACK = re.compile(r"promotion try \d+ of \d+ rolled back")
 
 
 def _cpu_s(pid: int) -> float | None:
@@ -173,20 +174,23 @@ def step_processes(instance) -> dict[int, str]:
     return out
 
 
-def lock_waits(instance, run_ids: list[str]) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
-    """(seconds waited by lock over the runs, and by run): the `waited ... (lock X)` lines that
-    listings/locks.py writes to the run's log."""
+def lock_waits(instance, run_ids: list[str]) -> tuple[dict[str, float], dict[str, dict[str, float]], int]:
+    """(seconds waited by lock over the runs, and by run; promotion tries rolled back): the
+    `waited ... (lock X)` lines that listings/locks.py writes to the run's log, and promote.py's."""
     total: dict[str, float] = defaultdict(float)
     by_run: dict[str, dict[str, float]] = {}
+    rolled_back = 0
     for run_id in run_ids:
         waits: dict[str, float] = defaultdict(float)
         for entry in instance.all_logs(run_id):
-            if entry.user_message and (m := WAITED.search(entry.user_message.strip())):
+            message = (entry.user_message or "").strip()
+            rolled_back += bool(ROLLED_BACK.search(message))
+            if m := WAITED.search(message):
                 waits[m.group(2)] += float(m.group(1))
         by_run[run_id] = dict(waits)
         for lock, seconds in waits.items():
             total[lock] += seconds
-    return dict(total), by_run
+    return dict(total), by_run, rolled_back
 
 
 ACCOUNTED = """

@@ -176,6 +176,14 @@ def match_against(records: Sequence[MatchRecord], candidates: Iterable[MatchReco
                   key=lambda m: m.record_id)
 
 
+def better_matches(matches: Iterable[Match], current: dict[int, tuple[int, float]]) -> list[Match]:
+    """The matches of records already matched (current: record -> (listing, certainty as stored, to
+    4 places)) that beat that match: another listing, a higher certainty, nothing for a person to
+    see. A stage picks the best listing it sees; one created meanwhile may have been the better."""
+    return [m for m in matches if m.review_reason is None and m.candidate_id != current[m.record_id][0]
+            and round(m.certainty, 4) > current[m.record_id][1]]
+
+
 def _unseen_match(record_id: int, candidate_id: int, certainty: float, scored: Scored, k: int) -> Match:
     """A pair sent to a person by what it shares: the reason stays in its explanation too, where
     the stage counts such records (listing_stage's review_by_identifier)."""

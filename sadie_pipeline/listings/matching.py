@@ -1,6 +1,7 @@
 """Fuzzy matching of staged records against listings (core.matching does the scoring): at stage,
 against the listings sharing a blocking key with them; at promotion, again against the listings
-other DMOs' promotions created since the stage began."""
+other DMOs' promotions created since the stage began (records still new, and records matched to a
+listing that a newer one beats)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from sadie_pipeline.core.matching import MatchRecord, lookup_keys, match_against
+from sadie_pipeline.core.matching import Match, MatchRecord, better_matches, lookup_keys, match_against
 from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
 from sadie_pipeline.listings import dmo_model, match_keys
 from sadie_pipeline.listings.queries import run, sql
@@ -29,9 +30,10 @@ def fuzzy_candidates(conn: psycopg.Connection, rows: list[MatchRecord], after: i
 
 def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any], after: int) -> None:
     """Records of the jobs to promote that were staged as new listings, matched again against the
-    listings created since their stage began (those above `after`): by match hash, then fuzzily. What a sequential order
-    would have matched at stage is matched now; an unsure match waits for a person, as does one on a
-    listing another record of the DMO already takes (rematch_taken)."""
+    listings created since their stage began (those above `after`): by match hash, then fuzzily;
+    and records the stage matched fuzzily, moved to such a listing when it scores higher. What a
+    sequential order would have matched at stage is matched now; an unsure match waits for a person,
+    as does one on a listing another record of the DMO already takes (rematch_taken)."""
     moved = [tuple(r) for r in run(conn, "promote", "rematch_by_hash", params)]
     moved += _rematch_fuzzily(conn, params, config, after)
     if moved:
@@ -39,17 +41,31 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
         run(conn, "promote", "rematch_taken", {**params, "ids": list(ids), "targets": list(targets)})
 
 
+def matched_records(conn: psycopg.Connection, name: str, params: dict[str, Any]
+                    ) -> tuple[list[MatchRecord], dict[int, tuple[int, float]]]:
+    """The records a query (matched_at_stage, matched_in_batch) returns, and each one's current
+    match: (listing, certainty)."""
+    found = conn.execute(sql("promote", name), params).fetchall()
+    return [MatchRecord.stored(r[:11]) for r in found], {r[0]: (r[11], r[12]) for r in found}
+
+
 def _rematch_fuzzily(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any],
                      after: int) -> list[tuple[int, int]]:
-    """The records still new matched fuzzily: (record, listing) of each match."""
+    """The records still new, and those matched at stage, matched fuzzily: (record, listing) of
+    each match or move."""
     rows = [MatchRecord.stored(r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
-    if not rows:
+    matched, current = matched_records(conn, "matched_at_stage", params)
+    candidates = fuzzy_candidates(conn, [*rows, *matched], after) if rows or matched else []
+    if not candidates:
         return []
     stage = config["stage"]
-    candidates = fuzzy_candidates(conn, rows, after)
     model = dmo_model.of_jobs(conn, params["dmo"], params["staged_jobs"])  # as their stage judged
-    matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                            model) if candidates else []
+
+    def judge(records: list[MatchRecord]) -> list[Match]:  # each set in its own context, as before
+        return match_against(records, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                             model) if records else []
+
+    matches = judge(rows) + better_matches(judge(matched), current)
     # Two records of the DMO on one listing: the best keeps it, the others wait for a person.
     best = {}
     for m in sorted(matches, key=lambda m: (-m.certainty, m.record_id)):

@@ -20,11 +20,11 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.config import merge_policy_for
-from sadie_pipeline.core.matching import Match, MatchRecord, lookup_keys, match_against
+from sadie_pipeline.core.matching import Match, MatchRecord, better_matches, lookup_keys, match_against
 from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
 from sadie_pipeline.listings import dmo_model, job_queue, trusted
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
-from sadie_pipeline.listings.matching import rematch_new_records
+from sadie_pipeline.listings.matching import matched_records, rematch_new_records
 from sadie_pipeline.listings.queries import run, sql, tune
 from sadie_pipeline.listings.repository import Dmo, job_config
 from sadie_pipeline.listings.states import Action
@@ -69,11 +69,12 @@ class _Batch:
     duplicates: int = 0
     deletes: int = 0
     bridged: int = 0
+    fuzzy_joins: int = 0  # rows joining a listing by a fuzzy match (batch_shape)
 
     @classmethod
     def read(cls, conn: psycopg.Connection) -> _Batch:
         batch, jobs = cls(), set()
-        for job_id, action, l_action, li_action, not_by_source_id, n in run(conn, "promote", "batch_shape"):
+        for job_id, action, l_action, li_action, not_by_source_id, fuzzy_join, n in run(conn, "promote", "batch_shape"):
             jobs.add(job_id)
             batch.actions[action] = batch.actions.get(action, 0) + n
             batch.l_insert += n * (l_action == Action.INSERT)
@@ -84,6 +85,7 @@ class _Batch:
             batch.duplicates += n * (action == Action.DUPLICATE)
             batch.deletes += n * (action == Action.DELETE)
             batch.bridged += n * (action is not None and action != Action.DELETE and bool(not_by_source_id))
+            batch.fuzzy_joins += n * bool(fuzzy_join)
         batch.jobs = sorted(jobs)
         return batch
 
@@ -138,7 +140,8 @@ def promote_jobs(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int])
             if result is not None:
                 return result
             holder.log(f"promotion try {attempt} of {_TRIES} rolled back: its last step met a listing another "
-                       f"DMO's promotion committed meanwhile that needs a person; the next try sends it to review")
+                       f"DMO's promotion committed meanwhile that needs a person or beats a record's match; the next "
+                       f"try judges it first")
     finally:
         holder.release(LockSpace.NEW_LISTINGS, floor, shared=True)
     raise RuntimeError(f"the promotion of {dmo.slug} was rolled back {_TRIES} times (its log says why): nothing of "
@@ -185,7 +188,7 @@ def _transaction(db: Database, holder: Holder, dmo: Dmo, staged_jobs: list[int],
             _apply(conn, job_config(conn, batch.jobs[-1]), batch, params)
         params["jobs"] = sorted(set(batch.jobs) | set(staged_jobs))
         run(conn, "promote", "finish_jobs", params)
-        if not batch.l_insert:  # creating no listing, it cannot create another's
+        if not batch.l_insert and not batch.fuzzy_joins:  # nothing another promotion's listing could take
             conn.commit()
         elif not _last_steps(conn, holder, params, job_config(conn, batch.jobs[-1])):
             conn.rollback()
@@ -208,7 +211,8 @@ def _last_steps(conn: psycopg.Connection, holder: Holder, params: dict[str, Any]
     meanwhile: then the lock goes, the new ones are matched, and the lock is taken again (the last
     time, they are matched under it). A listing another created is dropped and its records join the
     other's. False (nothing committed) when such a match needs a person or is second best for its
-    listing, or when the dropped rows could not be deleted without their per-row checks. A try
+    listing, when such a listing beats a fuzzy match of the batch, or when the dropped rows could
+    not be deleted without their per-row checks. A try
     holding the lock throughout takes it again at once (advisory locks count per session): none can
     have come, so the first round commits."""
     keys: list[str] = []
@@ -253,24 +257,31 @@ def _rematched(conn: psycopg.Connection, params: dict[str, Any], config: dict[st
 def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any],
                    keys: list[str]) -> int | None:
     """The batch's records still creating a listing, matched against the listings above `since`
-    that are not the batch's own: by match hash, then fuzzily, by `keys` (empty: the records'
-    lookup keys, then kept in it); the matched ones repointed (repoint_rematched), their number
-    returned. None when a match is unsure or second best (what rematch_new_records would send to a
-    person): the caller rolls back."""
+    that are not the batch's own: by match hash, then fuzzily, by `keys` (empty: the lookup keys of
+    those records and of the ones matched fuzzily, then kept in it); the matched ones repointed
+    (repoint_rematched), their number returned. None when a match is unsure or second best (what
+    rematch_new_records would send to a person), or when such a listing beats a record's fuzzy
+    match (the first re-match moves it): the caller rolls back."""
     stage = config["stage"]
     hashed = run(conn, "promote", "rematch_by_hash_since", params).rowcount
     rows: list[MatchRecord] | None = None
     if not keys:
         rows = _unmatched(conn, params)
-        keys.extend(lookup_keys(rows) if rows else [])
+        keys.extend(lookup_keys([*rows, *matched_records(conn, "matched_in_batch", params)[0]]))
     own = [r[0] for r in conn.execute(sql("promote", "batch_new_listings"))]
     found = conn.execute(sql("match_keys", "candidates"), {"keys": keys, "after": params["since"], "exclude": own,
                                                            "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
     candidates = [MatchRecord.stored(r) for r in found]
-    matches: list[Match] = []
-    if candidates and (rows := _unmatched(conn, params) if rows is None else rows):
-        matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                                dmo_model.of_jobs(conn, params["dmo"], params["jobs"]))
+    model = dmo_model.of_jobs(conn, params["dmo"], params["jobs"]) if candidates else None
+
+    def judge(records: list[MatchRecord]) -> list[Match]:
+        return match_against(records, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                             model) if records and candidates else []
+
+    matched, current = matched_records(conn, "matched_in_batch", params) if candidates else ([], {})
+    if better_matches(judge(matched), current):
+        return None
+    matches = judge(_unmatched(conn, params) if rows is None else rows) if candidates else []
     targets = [m.candidate_id for m in matches]
     if len(set(targets)) < len(targets) or any(
             m.certainty < stage["auto_match_threshold"] or m.review_reason for m in matches):

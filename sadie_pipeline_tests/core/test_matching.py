@@ -10,6 +10,7 @@ import pytest
 from sadie_pipeline.core.matching import (
     Match,
     MatchRecord,
+    better_matches,
     certainty,
     classify,
     listing_keys,
@@ -227,3 +228,20 @@ def test_candidate_pairs_are_the_pairs_sharing_a_block_key():
                 for pair in combinations(sorted(set(members)), 2)}
     i, j = ix.candidate_pairs()
     assert set(zip(i.tolist(), j.tolist())) == expected and expected
+
+
+def test_a_newer_listing_takes_a_matched_record_only_when_it_scores_higher():
+    """The stage matched the record to listing 1 (a namesake with another phone); a listing of its
+    own place (its phone) scores higher and takes it; the same listing, a certainty equal to the
+    stored one (4 places), or a pair for a person, does not."""
+    record = MatchRecord(10, "Seaside Grill", "12 Water St", CITY, None, "+19025550199")
+    namesake = MatchRecord(1, "Seaside Grill", "12 Water St", CITY, None, "+19025550101")
+    own = MatchRecord(2, "The Seaside Grill", "12 Water St", CITY, None, "+19025550199")
+    stored = round(certainty(record, namesake), 4)
+    [match] = match_against([record], [namesake, own], 0.5, 0.8)
+    assert match.candidate_id == 2 and match.certainty > stored
+    assert better_matches([match], {10: (1, stored)}) == [match]
+    assert better_matches([match], {10: (2, stored)}) == []  # already on it
+    assert better_matches([match], {10: (1, round(match.certainty, 4))}) == []
+    unsure = Match(10, 2, 0.99, review_reason="shares a phone")
+    assert better_matches([unsure], {10: (1, stored)}) == []

@@ -19,11 +19,12 @@ from sadie_pipeline.core.matching import MatchRecord, certainty
 from sadie_pipeline.listings.importer import import_inbox_file, inbox_prefix
 from sadie_pipeline.listings.promote import promote_dmo
 from sadie_pipeline.listings.repository import get_dmo, upsert_dmo
+from sadie_pipeline.listings.review import list_pending, reject
 from sadie_pipeline.listings.stage import stage_dmo
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline_tests.listings.helpers import until
-from sadie_pipeline_tests.listings.processes import CONFIG, end_state, jobs, listings_file, places, scratch_database
+from sadie_pipeline_tests.listings.helpers import SIMPLE_COLUMNS, until, write_csv
+from sadie_pipeline_tests.listings.processes import CONFIG, end_state, jobs, places, scratch_database
 
 pytestmark = pytest.mark.slow
 
@@ -51,23 +52,27 @@ def _finished(proc: subprocess.Popen) -> str:
     return out
 
 
-def _stage(url: str, root: Path, slug: str, rows: list[dict[str, str]]) -> None:
+def _stage(url: str, root: Path, slug: str, rows: list[dict[str, str]], config: dict = CONFIG) -> None:
     """The DMO registered (once), its file imported and staged, not promoted."""
     root.mkdir(parents=True, exist_ok=True)
     db, store = Database(url=url), ObjectStore(local_root=str(root / "objects"))
     with db.connect() as conn:
-        dmo = upsert_dmo(conn, slug, slug.title(), CONFIG)
-    path = listings_file(root / f"{slug}-{len(rows)}.csv", rows)
+        dmo = upsert_dmo(conn, slug, slug.title(), config)
+    mapped = config["transform"]["map_fields"].values()
+    columns = [*SIMPLE_COLUMNS, *(c for c in ("Latitude", "Longitude") if c in mapped)]
+    path = write_csv(root / f"{slug}-{len(rows)}.csv", rows, columns)
     key = f"{inbox_prefix(slug)}{path.name}"
     store.put_file(key, path)
     import_inbox_file(Database(url=url), store, dmo, key, promote=False)
     stage_dmo(db, store, dmo)
 
 
-def _waiting(url: str) -> int:
+def _blocked_by(url: str, holder: psycopg.Connection) -> int:
+    """Sessions waiting for a lock the test's own session holds (any other wait, a short one on
+    another promotion, is not the wait the test holds them at)."""
     with psycopg.connect(url) as conn:
         return conn.execute("""SELECT count(*) FROM pg_stat_activity
-                                WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0]
+                                WHERE %s = ANY(pg_blocking_pids(pid))""", (holder.info.backend_pid,)).fetchone()[0]
 
 
 def _in_order(root: Path, staged: list[tuple[str, list[dict[str, str]]]], order: list[str]) -> dict[str, object]:
@@ -102,7 +107,8 @@ def test_two_dmos_sharing_places_promoting_at_once_end_as_one_after_the_other(tm
     with psycopg.connect(database.url, autocommit=True) as holder:
         holder.execute("SELECT pg_advisory_lock(3, 0)")
         running = [_promotion(database.url, slug) for slug, _ in staged]
-        until(lambda: _waiting(database.url) >= 2 or any(p.poll() is not None for p in running), timeout_s=120)
+        until(lambda: _blocked_by(database.url, holder) >= 2 or any(p.poll() is not None for p in running),
+              timeout_s=120)
         assert all(p.poll() is None for p in running), [p.communicate() for p in running]
         if killed:
             running[0].send_signal(signal.SIGKILL)
@@ -132,7 +138,7 @@ def test_dmos_with_other_places_promote_without_waiting_for_each_other(tmp_path,
     with psycopg.connect(database.url) as blocker:
         blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-a' FOR UPDATE")
         held = _promotion(database.url, "dmo-a")
-        until(lambda: _waiting(database.url) >= 1 or held.poll() is not None, timeout_s=120)
+        until(lambda: _blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
         out = _finished(_promotion(database.url, "dmo-b"))
         assert held.poll() is None  # dmo-a still mid-promotion
         assert "another DMO's promotion" not in out and "(lock promotions)" not in out, out
@@ -225,7 +231,9 @@ def _harbour_places(downtown: bool) -> list[dict[str, str]]:
 def _holds_promotions_lock(url: str) -> bool:
     with psycopg.connect(url) as conn:
         return conn.execute("""SELECT count(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND granted
-                                  AND classid = 3 AND objid = 0 AND objsubid = 2""").fetchone()[0]
+                                  AND classid = 3 AND objid = 0 AND objsubid = 2
+                                  AND database = (SELECT oid FROM pg_database
+                                                   WHERE datname = current_database())""").fetchone()[0]
 
 
 def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_holding_the_lock(tmp_path, database):
@@ -246,7 +254,7 @@ def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_hol
         blocker.execute(dmo_row)
         held = _promotion(database.url, "dmo-b")
         for slug, _ in others:
-            until(lambda: _waiting(database.url) >= 1 or held.poll() is not None, timeout_s=120)
+            until(lambda: _blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
             if held.poll() is not None or _holds_promotions_lock(database.url):
                 break
             _finished(_promotion(database.url, slug))
@@ -265,3 +273,104 @@ def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_hol
                                    ON d.id = s.dmo_id WHERE d.slug = 'dmo-b' AND s.review_status = 'pending'
                                    ORDER BY 1""").fetchall()
     assert [p[0] for p in pending] == ["Harbourfront Grill", "Lighthouse Grill"]
+
+
+# Two grills of one name and address (spelt apart: no match hash in common) far apart on the map:
+# a person decides they are two places. A DMO sending the second under a third spelling, without its
+# place on the map, matches both fuzzily, the second the better (its phone).
+_MAPPED = {**CONFIG, "transform": {"map_fields": {**CONFIG["transform"]["map_fields"],
+                                                  "locations.lat": "Latitude", "locations.lng": "Longitude"}}}
+_THERE = {"Name": "Seaside Grill", "Address": "12 Water St", "City": "Charlottetown", "Phone": "902-555-0101",
+          "Description": "The first.", "Latitude": "46.2330", "Longitude": "-63.1250"}
+_HERE = dict(_THERE, Address="12 Water Street", Phone="902-555-0199", Description="The second.",
+             Latitude="46.3300", Longitude="-63.3000")
+_HERE_UNMAPPED = dict(Name="The Seaside Grill", Address=_HERE["Address"], City=_HERE["City"], Phone=_HERE["Phone"],
+                      Description="The second, sent by b.")
+_GRILLS = [("dmo-a", [_THERE]), ("dmo-b", [_HERE_UNMAPPED]), ("dmo-c", [_HERE])]
+
+
+def _rejected(url: str, slug: str) -> None:
+    """What the DMO's stage sent a person, rejected: a place of its own."""
+    with psycopg.connect(url) as conn:
+        pending = [r["id"] for r in list_pending(conn, slug)]
+        assert reject(conn, pending) == pending
+
+
+def _one_after_the_other(root: Path, order: list[str]) -> dict[str, object]:
+    """The end state of each DMO staged and promoted in turn (what a stage sends a person, rejected);
+    the DMOs registered as in the test (their ids are in their records' source ids)."""
+    rows = dict(_GRILLS)
+    with scratch_database() as url:
+        db = Database(url=url)
+        with db.connect() as conn:
+            for slug in rows:
+                upsert_dmo(conn, slug, slug.title(), _MAPPED)
+        for slug in order:
+            _stage(url, root / "one-after-the-other", slug, rows[slug], _MAPPED)
+            _rejected(url, slug)
+            with db.connect() as conn:
+                dmo = get_dmo(conn, slug)
+            promote_dmo(db, dmo)
+        return end_state(url)
+
+
+def _grills_staged(url: str, root: Path) -> None:
+    """dmo-a's grill live; then dmo-b staged (it sees that listing alone), then dmo-c, whose match
+    to dmo-a's grill a person rejects."""
+    _stage(url, root, "dmo-a", [_THERE], _MAPPED)
+    _finished(_promotion(url, "dmo-a"))
+    for slug in ("dmo-b", "dmo-c"):
+        _stage(url, root, slug, dict(_GRILLS)[slug], _MAPPED)
+    _rejected(url, "dmo-c")
+
+
+def _b_listing_holds(url: str) -> list[str]:
+    """The DMOs with a record on the listing dmo-b's record is on."""
+    with psycopg.connect(url) as conn:
+        return [r[0] for r in conn.execute(
+            """SELECT d.slug FROM public.listing_info li JOIN public.dmos d ON d.id = li.dmo_id
+                WHERE li.listing_id = (SELECT b.listing_id FROM public.listing_info b JOIN public.dmos bd
+                                           ON bd.id = b.dmo_id WHERE bd.slug = 'dmo-b')
+                ORDER BY 1""")]
+
+
+def test_a_record_the_stage_matched_moves_to_a_better_listing_created_while_it_was_staged(tmp_path, database):
+    """dmo-b's stage saw only dmo-a's grill and matched its record there (name and address); dmo-c's
+    grill, the one dmo-b sends (its phone), is promoted after that stage began. dmo-b's promotion
+    moves its record to dmo-c's listing, as its stage would have chosen with dmo-c's listing there:
+    the end state of a, c and b one after the other (the 50-DMO day's places split by the day only)."""
+    b = MatchRecord(1, _HERE_UNMAPPED["Name"], _HERE_UNMAPPED["Address"], _HERE_UNMAPPED["City"], None, "+19025550199")
+    assert 0.8 <= certainty(b, MatchRecord(2, _THERE["Name"], _THERE["Address"], _THERE["City"], None, "+19025550101")
+                            ) < certainty(b, MatchRecord(3, _HERE["Name"], _HERE["Address"], _HERE["City"], None,
+                                                         "+19025550199"))
+    _grills_staged(database.url, tmp_path)
+    with psycopg.connect(database.url) as conn:
+        stage_match = conn.execute("""SELECT s.match_method, s.target_listing_id = l.id FROM staging.listings s
+                                        JOIN public.dmos d ON d.id = s.dmo_id, public.listings l
+                                       WHERE d.slug = 'dmo-b'""").fetchone()
+    assert stage_match == ("fuzzy", True)  # dmo-b's stage matched it to dmo-a's grill, the one listing
+    for slug in ("dmo-c", "dmo-b"):
+        _finished(_promotion(database.url, slug))
+
+    assert _b_listing_holds(database.url) == ["dmo-b", "dmo-c"]
+    assert end_state(database.url) == _one_after_the_other(tmp_path, ["dmo-a", "dmo-c", "dmo-b"])
+
+
+def test_a_better_listing_committed_during_a_promotion_rolls_it_back_and_its_next_try_moves_the_record(
+        tmp_path, database):
+    """dmo-b's promotion is held mid-transaction (the test holds its DMO row) while dmo-c's commits
+    the better listing for dmo-b's record: its last step meets it, rolls back, and the next try's
+    re-match moves the record there, as above."""
+    _grills_staged(database.url, tmp_path)
+    with psycopg.connect(database.url) as blocker:
+        blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-b' FOR UPDATE")
+        held = _promotion(database.url, "dmo-b")
+        until(lambda: _blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+        assert held.poll() is None
+        _finished(_promotion(database.url, "dmo-c"))
+        blocker.rollback()
+    out = _finished(held)
+
+    assert out.count("rolled back: its last step met a listing") == 1, out
+    assert _b_listing_holds(database.url) == ["dmo-b", "dmo-c"]
+    assert end_state(database.url) == _one_after_the_other(tmp_path, ["dmo-a", "dmo-c", "dmo-b"])

@@ -67,6 +67,20 @@ SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, 
  WHERE s.job_id = ANY(%(staged_jobs)s) AND s.l_action = 'insert' AND s.ok_to_promote AND s.review_status IS NULL
  ORDER BY s.id;
 
+-- name: matched_at_stage
+-- The records the stage matched fuzzily and that go as they are (no person to decide): judged again
+-- against the listings created since, as a stage seeing those too would have judged them; their
+-- listing and certainty last.
+SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
+       s.lng::float8, s.place_form, s.target_listing_id, s.certainty_score::float8
+  FROM staging.listings s
+  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
+                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
+ WHERE s.job_id = ANY(%(staged_jobs)s) AND s.match_method = 'fuzzy' AND s.li_action = 'insert'
+   AND s.l_action IN ('unchanged', 'update') AND s.duplicate_of IS NULL AND s.certainty_score < 1
+   AND s.ok_to_promote AND s.review_status IS NULL
+ ORDER BY s.id;
+
 -- name: rematch_fuzzy
 -- %(ids)s matched %(targets)s with %(certainties)s: over the auto-match threshold they join the
 -- listing, else they wait for a person, as do the records (%(second)s) matching a listing another
@@ -123,6 +137,18 @@ SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, 
   LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
                        FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
  WHERE p.l_action = 'insert' AND s.l_action = 'insert' AND s.review_status IS NULL
+ ORDER BY s.id;
+
+-- name: matched_in_batch
+-- The batch's records matched fuzzily to a listing they do not create (as matched_at_stage), for the
+-- last steps: one that a listing committed meanwhile would take rolls the promotion back.
+SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
+       s.lng::float8, s.place_form, p.target_listing_id, s.certainty_score::float8
+  FROM promo p JOIN staging.listings s ON s.id = p.id
+  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
+                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
+ WHERE p.l_action IN ('unchanged', 'update') AND p.li_action = 'insert' AND p.duplicate_of IS NULL
+   AND s.match_method = 'fuzzy' AND s.certainty_score < 1 AND s.review_status IS NULL
  ORDER BY s.id;
 
 -- name: considered_table
@@ -213,10 +239,14 @@ WITH batch AS (
 INSERT INTO promo SELECT * FROM batch;
 
 -- name: batch_shape
--- What the batch holds, to skip the statements no row needs (and for the result and job figures).
+-- What the batch holds, to skip the statements no row needs (and for the result and job figures);
+-- the fifth column: matched by what the bridge says; the sixth: joining a listing by a fuzzy match,
+-- which a listing another promotion commits meanwhile may beat (the last steps judge it again).
 ANALYZE promo;
-SELECT job_id, action, l_action, li_action, coalesce(match_method, '') <> 'source_id', count(*)
-  FROM promo GROUP BY 1, 2, 3, 4, 5;
+SELECT job_id, action, l_action, li_action, coalesce(match_method, '') <> 'source_id',
+       match_method IS NOT DISTINCT FROM 'fuzzy' AND certainty_score < 1 AND l_action <> 'insert'
+           AND li_action = 'insert', count(*)
+  FROM promo GROUP BY 1, 2, 3, 4, 5, 6;
 
 -- name: insert_locations
 INSERT INTO public.locations (id, address1, address2, city, state, zip, country, lat, lng)
