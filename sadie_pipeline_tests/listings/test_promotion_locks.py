@@ -2,7 +2,8 @@
 takes the promotions' lock. DMOs sharing places end as the same promotions one after the other end
 (one listing per shared place), also when one is killed mid-promotion and run again; DMOs with
 other places do not wait for each other; a stage beginning while a promotion is under way takes
-that promotion's listings as created after it."""
+that promotion's listings as created after it; a record the stage matched moves to a better listing
+another promotion created meanwhile."""
 
 from __future__ import annotations
 
