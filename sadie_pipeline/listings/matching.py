@@ -41,20 +41,27 @@ def rematch_new_records(conn: psycopg.Connection, params: dict[str, Any], config
         run(conn, "promote", "rematch_taken", {**params, "ids": list(ids), "targets": list(targets)})
 
 
-def matched_records(conn: psycopg.Connection, name: str, params: dict[str, Any]
-                    ) -> tuple[list[MatchRecord], dict[int, tuple[int, float]]]:
-    """The records a query (matched_at_stage, matched_in_batch) returns, and each one's current
-    match: (listing, certainty)."""
-    found = conn.execute(sql("promote", name), params).fetchall()
-    return [MatchRecord.stored(r[:11]) for r in found], {r[0]: (r[11], r[12]) for r in found}
+def rematch_records(conn: psycopg.Connection, name: str, params: dict[str, Any]
+                    ) -> tuple[list[MatchRecord], list[MatchRecord], dict[int, tuple[int, float]]]:
+    """The records a query (rematch_records, rematch_records_in_batch) returns: those still new,
+    those matched fuzzily, and each matched one's current match (listing, certainty)."""
+    new: list[MatchRecord] = []
+    matched: list[MatchRecord] = []
+    current: dict[int, tuple[int, float]] = {}
+    for r in conn.execute(sql("promote", name), params):
+        if r[11] is None:
+            new.append(MatchRecord.stored(r[:11]))
+        else:
+            matched.append(MatchRecord.stored(r[:11]))
+            current[r[0]] = (r[11], r[12])
+    return new, matched, current
 
 
 def _rematch_fuzzily(conn: psycopg.Connection, params: dict[str, Any], config: dict[str, Any],
                      after: int) -> list[tuple[int, int]]:
     """The records still new, and those matched at stage, matched fuzzily: (record, listing) of
     each match or move."""
-    rows = [MatchRecord.stored(r) for r in conn.execute(sql("promote", "unmatched_new"), params)]
-    matched, current = matched_records(conn, "matched_at_stage", params)
+    rows, matched, current = rematch_records(conn, "rematch_records", params)
     candidates = fuzzy_candidates(conn, [*rows, *matched], after) if rows or matched else []
     if not candidates:
         return []

@@ -24,7 +24,7 @@ from sadie_pipeline.core.matching import Match, MatchRecord, better_matches, loo
 from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
 from sadie_pipeline.listings import dmo_model, job_queue, trusted
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
-from sadie_pipeline.listings.matching import matched_records, rematch_new_records
+from sadie_pipeline.listings.matching import rematch_new_records, rematch_records
 from sadie_pipeline.listings.queries import run, sql, tune
 from sadie_pipeline.listings.repository import Dmo, job_config
 from sadie_pipeline.listings.states import Action
@@ -264,24 +264,24 @@ def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dic
     match (the first re-match moves it): the caller rolls back."""
     stage = config["stage"]
     hashed = run(conn, "promote", "rematch_by_hash_since", params).rowcount
-    rows: list[MatchRecord] | None = None
-    if not keys:
-        rows = _unmatched(conn, params)
-        keys.extend(lookup_keys([*rows, *matched_records(conn, "matched_in_batch", params)[0]]))
+    batch = "rematch_records_in_batch"
+    records = rematch_records(conn, batch, params) if not keys else None  # the first round's, for its keys
+    if records is not None:
+        keys.extend(lookup_keys([*records[0], *records[1]]))
     own = [r[0] for r in conn.execute(sql("promote", "batch_new_listings"))]
     found = conn.execute(sql("match_keys", "candidates"), {"keys": keys, "after": params["since"], "exclude": own,
                                                            "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
     candidates = [MatchRecord.stored(r) for r in found]
-    model = dmo_model.of_jobs(conn, params["dmo"], params["jobs"]) if candidates else None
-
-    def judge(records: list[MatchRecord]) -> list[Match]:
-        return match_against(records, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                             model) if records and candidates else []
-
-    matched, current = matched_records(conn, "matched_in_batch", params) if candidates else ([], {})
-    if better_matches(judge(matched), current):
-        return None
-    matches = judge(_unmatched(conn, params) if rows is None else rows) if candidates else []
+    if not candidates:
+        matches: list[Match] = []
+    else:
+        rows, matched, current = records if records is not None else rematch_records(conn, batch, params)
+        model = dmo_model.of_jobs(conn, params["dmo"], params["jobs"])
+        if better_matches(match_against(matched, candidates, stage["review_threshold"],
+                                        stage["auto_match_threshold"], model) if matched else [], current):
+            return None
+        matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                                model) if rows else []
     targets = [m.candidate_id for m in matches]
     if len(set(targets)) < len(targets) or any(
             m.certainty < stage["auto_match_threshold"] or m.review_reason for m in matches):
@@ -295,10 +295,6 @@ def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dic
     if hashed or matches:
         run(conn, "promote", "repoint_rematched", params)
     return hashed + len(matches)
-
-
-def _unmatched(conn: psycopg.Connection, params: dict[str, Any]) -> list[MatchRecord]:
-    return [MatchRecord.stored(r) for r in conn.execute(sql("promote", "unmatched_new_in_batch"), params)]
 
 
 def _apply(conn: psycopg.Connection, config: dict[str, Any], b: _Batch, params: dict[str, Any]) -> None:

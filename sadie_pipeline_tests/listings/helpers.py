@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from dagster import DagsterInstance, ExecuteInProcessResult, materialize
 
 from sadie_pipeline.listings.assets import listing_assets, listing_promotion
@@ -108,6 +109,14 @@ def waiting_on_a_lock(database: Database, count: int) -> bool:
     with database.connect() as conn:
         return conn.execute("""SELECT count(*) FROM pg_stat_activity
                                 WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0] >= count
+
+
+def blocked_by(url: str, holder: psycopg.Connection) -> int:
+    """Sessions waiting for a lock the test's own session (holder) holds: the wait the test holds a
+    process at, not any other (a short one between its own connections, say)."""
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                            (holder.info.backend_pid,)).fetchone()[0]
 
 
 def until(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:

@@ -12,7 +12,7 @@ import psutil
 import psycopg
 import pytest
 
-from sadie_pipeline_tests.listings.helpers import until
+from sadie_pipeline_tests.listings.helpers import blocked_by, until, waiting_on_a_lock
 from sadie_pipeline_tests.listings.processes import Sadie, end_state, jobs, listings_file, places, scratch_database
 
 pytestmark = pytest.mark.slow
@@ -25,20 +25,6 @@ PHASES = {
     "resolve": "LOCK TABLE pipeline.bridge_source_target IN ACCESS EXCLUSIVE MODE",  # matching by the bridge
     "promotion": "LOCK TABLE public.locations IN SHARE MODE",                 # the new locations
 }
-
-
-def _waiting(url: str, phase: str | None = None) -> int:
-    """Sessions waiting on a lock; with a phase, on its table's (a stage's own connections may wait
-    on each other for a moment, which on a busy machine a poll can see before the phase is reached)."""
-    table = PHASES[phase].split()[2] if phase else None
-    with psycopg.connect(url) as conn:
-        if table:
-            return conn.execute("""SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = %s::regclass
-                                      AND database = (SELECT oid FROM pg_database
-                                                       WHERE datname = current_database())""",
-                                (table,)).fetchone()[0]
-        return conn.execute("""SELECT count(*) FROM pg_stat_activity
-                                WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0]
 
 
 def _left_in_transaction(url: str) -> int:
@@ -68,7 +54,7 @@ def test_a_killed_import_run_again_ends_where_a_clean_run_ends(tmp_path, databas
     with psycopg.connect(database.url) as blocker:
         blocker.execute(PHASES[phase])
         killed = sadie.start("import", SLUG, str(path))
-        until(lambda: _waiting(database.url, phase) >= 1 or killed.poll() is not None, timeout_s=120)
+        until(lambda: blocked_by(database.url, blocker) >= 1 or killed.poll() is not None, timeout_s=120)
         assert killed.poll() is None, killed.communicate()
         family = [killed.pid] + [p.pid for p in psutil.Process(killed.pid).children(recursive=True)]
         if phase == "stage":
@@ -100,7 +86,7 @@ def test_an_import_waiting_for_another_stops_on_ctrl_c(tmp_path, database):
         dmo_id = other.execute("SELECT id FROM public.dmos WHERE slug = %s", (SLUG,)).fetchone()[0]
         other.execute("SELECT pg_advisory_lock(1, %s)", (dmo_id,))  # another step of the DMO is running
         waiting = sadie.start("import", SLUG, str(path))
-        until(lambda: _waiting(database.url) >= 1, timeout_s=60)
+        until(lambda: waiting_on_a_lock(database, 1), timeout_s=60)
         time.sleep(1)
         waiting.send_signal(signal.SIGINT)
         waiting.wait(15)

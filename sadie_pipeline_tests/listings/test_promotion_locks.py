@@ -24,7 +24,7 @@ from sadie_pipeline.listings.review import list_pending, reject
 from sadie_pipeline.listings.stage import stage_dmo
 from sadie_pipeline.resources.database import Database
 from sadie_pipeline.resources.object_store import ObjectStore
-from sadie_pipeline_tests.listings.helpers import SIMPLE_COLUMNS, until, write_csv
+from sadie_pipeline_tests.listings.helpers import SIMPLE_COLUMNS, blocked_by, until, write_csv
 from sadie_pipeline_tests.listings.processes import CONFIG, end_state, jobs, places, scratch_database
 
 pytestmark = pytest.mark.slow
@@ -68,14 +68,6 @@ def _stage(url: str, root: Path, slug: str, rows: list[dict[str, str]], config: 
     stage_dmo(db, store, dmo)
 
 
-def _blocked_by(url: str, holder: psycopg.Connection) -> int:
-    """Sessions waiting for a lock the test's own session holds (any other wait, a short one on
-    another promotion, is not the wait the test holds them at)."""
-    with psycopg.connect(url) as conn:
-        return conn.execute("""SELECT count(*) FROM pg_stat_activity
-                                WHERE %s = ANY(pg_blocking_pids(pid))""", (holder.info.backend_pid,)).fetchone()[0]
-
-
 def _in_order(root: Path, staged: list[tuple[str, list[dict[str, str]]]], order: list[str]) -> dict[str, object]:
     """The end state of the same stages, then the same promotions one after the other."""
     with scratch_database() as url:
@@ -108,7 +100,7 @@ def test_two_dmos_sharing_places_promoting_at_once_end_as_one_after_the_other(tm
     with psycopg.connect(database.url, autocommit=True) as holder:
         holder.execute("SELECT pg_advisory_lock(3, 0)")
         running = [_promotion(database.url, slug) for slug, _ in staged]
-        until(lambda: _blocked_by(database.url, holder) >= 2 or any(p.poll() is not None for p in running),
+        until(lambda: blocked_by(database.url, holder) >= 2 or any(p.poll() is not None for p in running),
               timeout_s=120)
         assert all(p.poll() is None for p in running), [p.communicate() for p in running]
         if killed:
@@ -139,7 +131,7 @@ def test_dmos_with_other_places_promote_without_waiting_for_each_other(tmp_path,
     with psycopg.connect(database.url) as blocker:
         blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-a' FOR UPDATE")
         held = _promotion(database.url, "dmo-a")
-        until(lambda: _blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+        until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
         out = _finished(_promotion(database.url, "dmo-b"))
         assert held.poll() is None  # dmo-a still mid-promotion
         assert "another DMO's promotion" not in out and "(lock promotions)" not in out, out
@@ -255,7 +247,7 @@ def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_hol
         blocker.execute(dmo_row)
         held = _promotion(database.url, "dmo-b")
         for slug, _ in others:
-            until(lambda: _blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+            until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
             if held.poll() is not None or _holds_promotions_lock(database.url):
                 break
             _finished(_promotion(database.url, slug))
@@ -366,7 +358,7 @@ def test_a_better_listing_committed_during_a_promotion_rolls_it_back_and_its_nex
     with psycopg.connect(database.url) as blocker:
         blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-b' FOR UPDATE")
         held = _promotion(database.url, "dmo-b")
-        until(lambda: _blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+        until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
         assert held.poll() is None
         _finished(_promotion(database.url, "dmo-c"))
         blocker.rollback()

@@ -56,29 +56,22 @@ UPDATE staging.listings s
  WHERE s.id = m.id AND s.ok_to_promote
    AND EXISTS (SELECT 1 FROM taken t WHERE t.listing = m.target AND t.id IS DISTINCT FROM m.id);
 
--- name: unmatched_new
--- The records still staged as new, for fuzzy matching against those listings (text fields only for
--- a row without its place form, as in resolve.sql's unmatched_rows).
+-- name: rematch_records
+-- The jobs' records for fuzzy matching against those listings: the ones still staged as new, and the
+-- ones the stage matched fuzzily that go as they are (no person to decide), judged again as a stage
+-- seeing those listings too would have judged them. Text fields only for a row without its place
+-- form, as in resolve.sql's unmatched_rows; last, a matched record's listing and certainty (NULL
+-- for a new one).
 SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
-       s.lng::float8, s.place_form
+       s.lng::float8, s.place_form, CASE WHEN s.l_action <> 'insert' THEN s.target_listing_id END,
+       s.certainty_score::float8
   FROM staging.listings s
   LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
                        FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
- WHERE s.job_id = ANY(%(staged_jobs)s) AND s.l_action = 'insert' AND s.ok_to_promote AND s.review_status IS NULL
- ORDER BY s.id;
-
--- name: matched_at_stage
--- The records the stage matched fuzzily and that go as they are (no person to decide): judged again
--- against the listings created since, as a stage seeing those too would have judged them; their
--- listing and certainty last.
-SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
-       s.lng::float8, s.place_form, s.target_listing_id, s.certainty_score::float8
-  FROM staging.listings s
-  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
-                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
- WHERE s.job_id = ANY(%(staged_jobs)s) AND s.match_method = 'fuzzy' AND s.li_action = 'insert'
-   AND s.l_action IN ('unchanged', 'update') AND s.duplicate_of IS NULL AND s.certainty_score < 1
-   AND s.ok_to_promote AND s.review_status IS NULL
+ WHERE s.job_id = ANY(%(staged_jobs)s) AND s.ok_to_promote AND s.review_status IS NULL
+   AND (s.l_action = 'insert'
+        OR (s.l_action IN ('unchanged', 'update') AND s.li_action = 'insert' AND s.match_method = 'fuzzy'
+            AND s.duplicate_of IS NULL AND s.certainty_score < 1))
  ORDER BY s.id;
 
 -- name: rematch_fuzzy
@@ -129,26 +122,20 @@ UPDATE staging.listings s
          GROUP BY r.id) m
  WHERE s.id = m.id;
 
--- name: unmatched_new_in_batch
--- The batch's records that still create a listing, for fuzzy matching (as unmatched_new).
+-- name: rematch_records_in_batch
+-- The batch's records, for the last steps (as rematch_records): those that still create a listing,
+-- and those joining one by a fuzzy match, which a listing committed meanwhile may beat (the
+-- promotion then rolls back).
 SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
-       s.lng::float8, s.place_form
+       s.lng::float8, s.place_form, CASE WHEN p.l_action <> 'insert' THEN p.target_listing_id END,
+       s.certainty_score::float8
   FROM promo p JOIN staging.listings s ON s.id = p.id
   LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
                        FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
- WHERE p.l_action = 'insert' AND s.l_action = 'insert' AND s.review_status IS NULL
- ORDER BY s.id;
-
--- name: matched_in_batch
--- The batch's records matched fuzzily to a listing they do not create (as matched_at_stage), for the
--- last steps: one that a listing committed meanwhile would take rolls the promotion back.
-SELECT s.id, t.name, t.address1, t.city, t.zip, t.international_phone, t.state, t.website_url, s.lat::float8,
-       s.lng::float8, s.place_form, p.target_listing_id, s.certainty_score::float8
-  FROM promo p JOIN staging.listings s ON s.id = p.id
-  LEFT JOIN LATERAL (SELECT s.name, s.address1, s.city, s.zip, i.international_phone, s.state, i.website_url
-                       FROM staging.listing_info i WHERE i.id = s.id AND s.place_form IS NULL) t ON true
- WHERE p.l_action IN ('unchanged', 'update') AND p.li_action = 'insert' AND p.duplicate_of IS NULL
-   AND s.match_method = 'fuzzy' AND s.certainty_score < 1 AND s.review_status IS NULL
+ WHERE s.review_status IS NULL
+   AND ((p.l_action = 'insert' AND s.l_action = 'insert')
+        OR (p.l_action IN ('unchanged', 'update') AND p.li_action = 'insert' AND p.duplicate_of IS NULL
+            AND s.match_method = 'fuzzy' AND s.certainty_score < 1))
  ORDER BY s.id;
 
 -- name: considered_table
