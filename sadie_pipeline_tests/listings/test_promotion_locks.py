@@ -229,6 +229,29 @@ def _holds_promotions_lock(url: str) -> bool:
                                                    WHERE datname = current_database())""").fetchone()[0]
 
 
+def _waiting_transactions(url: str, blocker: psycopg.Connection) -> set[tuple[int, object]]:
+    """The transactions (server pid, start) waiting for a lock the blocker holds."""
+    with psycopg.connect(url) as conn:
+        return set(conn.execute("SELECT pid, xact_start FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                                (blocker.info.backend_pid,)).fetchall())
+
+
+def _take_after(url: str, blocker: psycopg.Connection, row: str, waiting: set[tuple[int, object]]) -> None:
+    """The blocker's row lock let go, and taken again behind the transactions that waited for it,
+    once they have ended. On a busy machine the blocker could take the row again before a woken
+    waiter locked it, and the waiter would wait once more: then the row is let go again."""
+    def still(where: str) -> set[tuple[int, object]]:
+        with psycopg.connect(url) as conn:
+            return waiting & set(conn.execute(f"SELECT pid, xact_start FROM pg_stat_activity {where}").fetchall())
+
+    while True:
+        blocker.rollback()
+        until(lambda: not still("WHERE wait_event_type = 'Lock'"), timeout_s=30)  # woken: the row is theirs
+        blocker.execute(row)  # granted when they have ended
+        if not still(""):
+            return
+
+
 def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_holding_the_lock(tmp_path, database):
     """Each try of dmo-b's promotion is held mid-transaction (the test holds its DMO row) while one
     more small DMO promotes a grill dmo-b sends too, as a match a person decides: each try's last
@@ -250,10 +273,10 @@ def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_hol
             until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
             if held.poll() is not None or _holds_promotions_lock(database.url):
                 break
+            waiting = _waiting_transactions(database.url, blocker)
             _finished(_promotion(database.url, slug))
             promoted.append(slug)
-            blocker.rollback()  # the try goes on to its last step and meets the new listing
-            blocker.execute(dmo_row)  # granted when that try has ended: the next one waits for it
+            _take_after(database.url, blocker, dmo_row, waiting)  # that try meets the new listing
         blocker.rollback()
     out = _finished(held)
 
