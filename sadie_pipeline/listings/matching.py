@@ -67,21 +67,29 @@ def _rematch_fuzzily(conn: psycopg.Connection, params: dict[str, Any], config: d
         return []
     stage = config["stage"]
     model = dmo_model.of_jobs(conn, params["dmo"], params["staged_jobs"])  # as their stage judged
-
-    def judge(records: list[MatchRecord]) -> list[Match]:  # each set in its own context, as before
-        return match_against(records, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                             model) if records else []
-
-    matches = judge(rows) + better_matches(judge(matched), current)
+    matches = judge(rows, candidates, stage, model) + better_matches(judge(matched, candidates, stage, model), current)
     # Two records of the DMO on one listing: the best keeps it, the others wait for a person.
     best = {}
     for m in sorted(matches, key=lambda m: (-m.certainty, m.record_id)):
         best.setdefault(m.candidate_id, m.record_id)
+    save_rematches(conn, matches, stage, [best[m.candidate_id] != m.record_id for m in matches])
+    return [(m.record_id, m.candidate_id) for m in matches]
+
+
+def judge(records: list[MatchRecord], candidates: list[MatchRecord], stage: dict[str, Any],
+          model: Any) -> list[Match]:
+    """The records matched against the candidates with the stage's thresholds; each set of records
+    is judged in its own context (new ones apart from matched ones, as their stage judged them)."""
+    return match_against(records, candidates, stage["review_threshold"], stage["auto_match_threshold"],
+                         model) if records else []
+
+
+def save_rematches(conn: psycopg.Connection, matches: list[Match], stage: dict[str, Any], second: list[bool]) -> None:
+    """A re-match's matches written on their records (rematch_fuzzy); `second`: a record whose
+    listing another record of the DMO keeps, which waits for a person."""
     if matches:
         run(conn, "promote", "rematch_fuzzy", {
             "ids": [m.record_id for m in matches], "targets": [m.candidate_id for m in matches],
             "certainties": [m.certainty for m in matches], "auto_match": stage["auto_match_threshold"],
             "explanations": [Jsonb(m.explanation) for m in matches],
-            "reasons": [m.review_reason for m in matches],
-            "second": [best[m.candidate_id] != m.record_id for m in matches]})
-    return [(m.record_id, m.candidate_id) for m in matches]
+            "reasons": [m.review_reason for m in matches], "second": second})

@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
-from psycopg.types.json import Jsonb
 
 from sadie_pipeline.core.config import merge_policy_for
-from sadie_pipeline.core.matching import Match, MatchRecord, better_matches, lookup_keys, match_against
+from sadie_pipeline.core.matching import Match, MatchRecord, better_matches, lookup_keys
 from sadie_pipeline.core.places.index import MAX_BLOCK, NAME_BLOCK
 from sadie_pipeline.listings import dmo_model, job_queue, trusted
 from sadie_pipeline.listings.locks import Holder, LockSpace, holding_dmo
-from sadie_pipeline.listings.matching import rematch_new_records, rematch_records
+from sadie_pipeline.listings.matching import judge, rematch_new_records, rematch_records, save_rematches
 from sadie_pipeline.listings.queries import run, sql, tune
 from sadie_pipeline.listings.repository import Dmo, job_config
 from sadie_pipeline.listings.states import Action
@@ -264,34 +263,25 @@ def _rematch_since(conn: psycopg.Connection, params: dict[str, Any], config: dic
     match (the first re-match moves it): the caller rolls back."""
     stage = config["stage"]
     hashed = run(conn, "promote", "rematch_by_hash_since", params).rowcount
-    batch = "rematch_records_in_batch"
-    records = rematch_records(conn, batch, params) if not keys else None  # the first round's, for its keys
-    if records is not None:
+    records = rematch_records(conn, "rematch_records_in_batch", params) if not keys else None
+    if records is not None:  # the first round: its records' keys kept for the later rounds
         keys.extend(lookup_keys([*records[0], *records[1]]))
     own = [r[0] for r in conn.execute(sql("promote", "batch_new_listings"))]
     found = conn.execute(sql("match_keys", "candidates"), {"keys": keys, "after": params["since"], "exclude": own,
                                                            "max_block": MAX_BLOCK, "name_block": NAME_BLOCK})
     candidates = [MatchRecord.stored(r) for r in found]
-    if not candidates:
-        matches: list[Match] = []
-    else:
-        rows, matched, current = records if records is not None else rematch_records(conn, batch, params)
+    matches: list[Match] = []
+    if candidates:
+        rows, matched, current = records or rematch_records(conn, "rematch_records_in_batch", params)
         model = dmo_model.of_jobs(conn, params["dmo"], params["jobs"])
-        if better_matches(match_against(matched, candidates, stage["review_threshold"],
-                                        stage["auto_match_threshold"], model) if matched else [], current):
+        if better_matches(judge(matched, candidates, stage, model), current):
             return None
-        matches = match_against(rows, candidates, stage["review_threshold"], stage["auto_match_threshold"],
-                                model) if rows else []
+        matches = judge(rows, candidates, stage, model)
     targets = [m.candidate_id for m in matches]
     if len(set(targets)) < len(targets) or any(
             m.certainty < stage["auto_match_threshold"] or m.review_reason for m in matches):
         return None
-    if matches:
-        run(conn, "promote", "rematch_fuzzy", {
-            "ids": [m.record_id for m in matches], "targets": targets,
-            "certainties": [m.certainty for m in matches], "auto_match": stage["auto_match_threshold"],
-            "explanations": [Jsonb(m.explanation) for m in matches], "reasons": [m.review_reason for m in matches],
-            "second": [False] * len(matches)})
+    save_rematches(conn, matches, stage, [False] * len(matches))
     if hashed or matches:
         run(conn, "promote", "repoint_rematched", params)
     return hashed + len(matches)

@@ -111,12 +111,13 @@ def waiting_on_a_lock(database: Database, count: int) -> bool:
                                 WHERE datname = current_database() AND wait_event_type = 'Lock'""").fetchone()[0] >= count
 
 
-def blocked_by(url: str, holder: psycopg.Connection) -> int:
-    """Sessions waiting for a lock the test's own session (holder) holds: the wait the test holds a
-    process at, not any other (a short one between its own connections, say)."""
+def blocked_by(url: str, holder: psycopg.Connection) -> set[tuple[int, Any]]:
+    """The transactions (server pid, start) waiting for a lock the test's own session (holder)
+    holds: the wait the test holds a process at, not any other (a short one between its own
+    connections, say)."""
     with psycopg.connect(url) as conn:
-        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
-                            (holder.info.backend_pid,)).fetchone()[0]
+        return set(conn.execute("SELECT pid, xact_start FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
+                                (holder.info.backend_pid,)).fetchall())
 
 
 def until(condition: Callable[[], bool], timeout_s: float = 30.0) -> None:

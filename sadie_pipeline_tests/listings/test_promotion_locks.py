@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -100,7 +101,7 @@ def test_two_dmos_sharing_places_promoting_at_once_end_as_one_after_the_other(tm
     with psycopg.connect(database.url, autocommit=True) as holder:
         holder.execute("SELECT pg_advisory_lock(3, 0)")
         running = [_promotion(database.url, slug) for slug, _ in staged]
-        until(lambda: blocked_by(database.url, holder) >= 2 or any(p.poll() is not None for p in running),
+        until(lambda: len(blocked_by(database.url, holder)) >= 2 or any(p.poll() is not None for p in running),
               timeout_s=120)
         assert all(p.poll() is None for p in running), [p.communicate() for p in running]
         if killed:
@@ -131,7 +132,7 @@ def test_dmos_with_other_places_promote_without_waiting_for_each_other(tmp_path,
     with psycopg.connect(database.url) as blocker:
         blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-a' FOR UPDATE")
         held = _promotion(database.url, "dmo-a")
-        until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+        until(lambda: blocked_by(database.url, blocker) or held.poll() is not None, timeout_s=120)
         out = _finished(_promotion(database.url, "dmo-b"))
         assert held.poll() is None  # dmo-a still mid-promotion
         assert "another DMO's promotion" not in out and "(lock promotions)" not in out, out
@@ -229,18 +230,11 @@ def _holds_promotions_lock(url: str) -> bool:
                                                    WHERE datname = current_database())""").fetchone()[0]
 
 
-def _waiting_transactions(url: str, blocker: psycopg.Connection) -> set[tuple[int, object]]:
-    """The transactions (server pid, start) waiting for a lock the blocker holds."""
-    with psycopg.connect(url) as conn:
-        return set(conn.execute("SELECT pid, xact_start FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))",
-                                (blocker.info.backend_pid,)).fetchall())
-
-
-def _take_after(url: str, blocker: psycopg.Connection, row: str, waiting: set[tuple[int, object]]) -> None:
+def _take_after(url: str, blocker: psycopg.Connection, row: str, waiting: set[tuple[int, Any]]) -> None:
     """The blocker's row lock let go, and taken again behind the transactions that waited for it,
     once they have ended. On a busy machine the blocker could take the row again before a woken
     waiter locked it, and the waiter would wait once more: then the row is let go again."""
-    def still(where: str) -> set[tuple[int, object]]:
+    def still(where: str) -> set[tuple[int, Any]]:
         with psycopg.connect(url) as conn:
             return waiting & set(conn.execute(f"SELECT pid, xact_start FROM pg_stat_activity {where}").fetchall())
 
@@ -270,10 +264,10 @@ def test_a_promotion_losing_its_last_step_to_other_dmos_again_and_again_ends_hol
         blocker.execute(dmo_row)
         held = _promotion(database.url, "dmo-b")
         for slug, _ in others:
-            until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+            until(lambda: blocked_by(database.url, blocker) or held.poll() is not None, timeout_s=120)
             if held.poll() is not None or _holds_promotions_lock(database.url):
                 break
-            waiting = _waiting_transactions(database.url, blocker)
+            waiting = blocked_by(database.url, blocker)
             _finished(_promotion(database.url, slug))
             promoted.append(slug)
             _take_after(database.url, blocker, dmo_row, waiting)  # that try meets the new listing
@@ -381,7 +375,7 @@ def test_a_better_listing_committed_during_a_promotion_rolls_it_back_and_its_nex
     with psycopg.connect(database.url) as blocker:
         blocker.execute("SELECT id FROM public.dmos WHERE slug = 'dmo-b' FOR UPDATE")
         held = _promotion(database.url, "dmo-b")
-        until(lambda: blocked_by(database.url, blocker) >= 1 or held.poll() is not None, timeout_s=120)
+        until(lambda: blocked_by(database.url, blocker) or held.poll() is not None, timeout_s=120)
         assert held.poll() is None
         _finished(_promotion(database.url, "dmo-c"))
         blocker.rollback()
